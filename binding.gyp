@@ -1,0 +1,53 @@
+{
+  # libsodium is built by deps/build.sh (configure + make, every runtime-dispatched fast path)
+  # into deps/out/<target>/; `npm run build` runs it before node-gyp.
+  "variables": {
+    "libsodium_dir%": "deps/out/native"
+  },
+  "targets": [
+    {
+      "target_name": "natrium",
+      "sources": [
+        "src/init.c",
+        "src/families.c",
+        "src/util.c",
+        "src/constants.c",
+        "src/aead.c",
+        "src/auth.c",
+        "src/box.c",
+        "src/core.c",
+        "src/hash.c",
+        "src/ipcrypt.c",
+        "src/kdf.c",
+        "src/kem.c",
+        "src/pwhash.c",
+        "src/secretbox.c",
+        "src/sign.c",
+        "src/stream.c",
+        "src/utils.c"
+      ],
+      "include_dirs": ["<(libsodium_dir)/include", "src"],
+      "defines": ["SODIUM_STATIC"],
+      "cflags": ["-std=c11", "-O3", "-fvisibility=hidden", "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter"],
+      "cflags!": ["-O2", "-fno-exceptions"],
+      "conditions": [
+        ["OS=='linux'", {
+          "libraries": ["<(module_root_dir)/<(libsodium_dir)/lib/libsodium.a"],
+          "ldflags": ["-Wl,--exclude-libs,ALL", "-Wl,--gc-sections"]
+        }],
+        ["OS=='mac'", {
+          "libraries": ["<(module_root_dir)/<(libsodium_dir)/lib/libsodium.a"],
+          "xcode_settings": {
+            "GCC_C_LANGUAGE_STANDARD": "c11",
+            "GCC_OPTIMIZATION_LEVEL": "3",
+            "GCC_SYMBOLS_PRIVATE_EXTERN": "YES",
+            "OTHER_CFLAGS": ["-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter"]
+          }
+        }],
+        ["OS=='win'", {
+          "libraries": ["<(module_root_dir)/<(libsodium_dir)/lib/libsodium.lib"]
+        }]
+      ]
+    }
+  ]
+}

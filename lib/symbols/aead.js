@@ -1,0 +1,66 @@
+'use strict'
+// crypto_aead_*: six constructions with one calling convention (src/aead.c).
+const { out, buf, opt, nul, state, fixed, plus, minus, same, atLeast } = require('./kinds')
+
+function aead (name) {
+  const p = `crypto_aead_${name}`
+  const npub = buf('npub', fixed(`${p}_NPUBBYTES`))
+  const k = buf('k', fixed(`${p}_KEYBYTES`))
+  return {
+    [`${p}_encrypt`]: {
+      args: [out('c', plus('m', `${p}_ABYTES`)), buf('m'), opt('ad'), nul('nsec'), npub, k],
+      returns: 'number'
+    },
+    [`${p}_decrypt`]: {
+      args: [out('m', minus('c', `${p}_ABYTES`)), nul('nsec'), buf('c', atLeast(`${p}_ABYTES`)), opt('ad'), npub, k],
+      returns: 'number',
+      fails: 'could not verify data'
+    },
+    [`${p}_encrypt_detached`]: {
+      args: [out('c', same('m')), out('mac', fixed(`${p}_ABYTES`)), buf('m'), opt('ad'), nul('nsec'), npub, k],
+      returns: 'number'
+    },
+    [`${p}_decrypt_detached`]: {
+      args: [out('m', same('c')), nul('nsec'), buf('c'), buf('mac', fixed(`${p}_ABYTES`)), opt('ad'), npub, k],
+      returns: 'void',
+      fails: 'could not verify data'
+    },
+    [`${p}_keygen`]: { args: [out('k', fixed(`${p}_KEYBYTES`))], returns: 'void' }
+  }
+}
+
+const gcm = 'crypto_aead_aes256gcm'
+const ctx = state('ctx', 'crypto_aead_aes256gcm_STATEBYTES')
+const npub = buf('npub', fixed(`${gcm}_NPUBBYTES`))
+
+module.exports = {
+  ...aead('xchacha20poly1305_ietf'),
+  ...aead('chacha20poly1305_ietf'),
+  ...aead('chacha20poly1305'),
+  ...aead('aegis128l'),
+  ...aead('aegis256'),
+  ...aead('aes256gcm'),
+  crypto_aead_aes256gcm_is_available: { args: [], returns: 'bool' },
+  crypto_aead_aes256gcm_beforenm: {
+    args: [ctx, buf('k', fixed(`${gcm}_KEYBYTES`))],
+    returns: 'void'
+  },
+  crypto_aead_aes256gcm_encrypt_afternm: {
+    args: [out('c', plus('m', `${gcm}_ABYTES`)), buf('m'), opt('ad'), nul('nsec'), npub, ctx],
+    returns: 'number'
+  },
+  crypto_aead_aes256gcm_decrypt_afternm: {
+    args: [out('m', minus('c', `${gcm}_ABYTES`)), nul('nsec'), buf('c', atLeast(`${gcm}_ABYTES`)), opt('ad'), npub, ctx],
+    returns: 'number',
+    fails: 'could not verify data'
+  },
+  crypto_aead_aes256gcm_encrypt_detached_afternm: {
+    args: [out('c', same('m')), out('mac', fixed(`${gcm}_ABYTES`)), buf('m'), opt('ad'), nul('nsec'), npub, ctx],
+    returns: 'number'
+  },
+  crypto_aead_aes256gcm_decrypt_detached_afternm: {
+    args: [out('m', same('c')), nul('nsec'), buf('c'), buf('mac', fixed(`${gcm}_ABYTES`)), opt('ad'), npub, ctx],
+    returns: 'void',
+    fails: 'could not verify data'
+  }
+}

@@ -1,0 +1,39 @@
+'use strict'
+// The vocabulary of the symbol table: argument kinds and length rules, as plain data.
+//
+// An entry is  name: { args: [...], returns, fails?, native? }
+//   args     in call order (sodium-native's: outputs first). Each is { name, kind, len?, range? }:
+//            out    a buffer the function writes (or updates in place)
+//            buf    a read-only buffer
+//            opt    a read-only buffer or null
+//            nul    must be null (libsodium's unused nsec)
+//            num    an integer, within `range` ([lo, hi], bounds as numbers or constant names)
+//            state  a state buffer of `len` bytes (a *_STATEBYTES constant)
+//   len      a length rule (below); absent means any length
+//   returns  'void' | 'bool' (verify/open: true when valid) | 'number' | 'promise'
+//   fails    the Error message thrown when libsodium refuses (e.g. 'could not verify data')
+//   native   true when only the native backend has it (the surfaces give wasm a JS fallback)
+//
+// Length rules name constants, never embed code:
+//   fixed(C)        exactly C bytes                   C: constant name or number
+//   plus(a, C)      a's length + C                    minus(a, C): a's length - C
+//   same(a)         a's length
+//   atLeast(C)      at least C bytes                  atMost(C), between(C1, C2)
+const arg = (kind) => (name, len, extra) => Object.assign({ name, kind }, len === undefined ? {} : { len }, extra)
+
+module.exports = {
+  out: arg('out'),
+  buf: arg('buf'),
+  opt: arg('opt'),
+  nul: (name) => ({ name, kind: 'nul' }),
+  num: (name, range) => ({ name, kind: 'num', range }),
+  state: (name, len) => ({ name, kind: 'state', len: { fixed: len } }),
+
+  fixed: (c) => ({ fixed: c }),
+  plus: (a, c) => ({ of: a, plus: c }),
+  minus: (a, c) => ({ of: a, minus: c }),
+  same: (a) => ({ of: a, plus: 0 }),
+  atLeast: (c) => ({ min: c }),
+  atMost: (c) => ({ max: c }),
+  between: (lo, hi) => ({ min: lo, max: hi })
+}

@@ -1,0 +1,190 @@
+/* crypto_aead_*: XChaCha20-Poly1305, ChaCha20-Poly1305 (IETF and original), AES-256-GCM, AEGIS.
+ *
+ * All six constructions share one calling convention (sodium-native's), so one macro defines the
+ * five functions of each; the checks and messages read exactly as written here. */
+#include "nat.h"
+
+/* Combined mode: encrypt returns the ciphertext length; decrypt returns the message length and
+ * throws when the tag does not verify (libsodium zeroes m then). Detached mode: encrypt returns
+ * the tag length; decrypt throws on a bad tag. ad may be null; nsec must be null. */
+#define NAT_AEAD(name)                                                                          \
+  static napi_value nat_crypto_aead_##name##_encrypt(napi_env env, napi_callback_info info) {   \
+    ARGS(6);                                                                                    \
+    OUT(c, 0); BUF(m, 1); OPT_BUF(ad, 2); NULL_ARG(nsec, 3); BUF(npub, 4); BUF(k, 5);           \
+    LEN_EQ(c, m_len + crypto_aead_##name##_ABYTES);                                             \
+    LEN_EQ(npub, crypto_aead_##name##_NPUBBYTES);                                               \
+    LEN_EQ(k, crypto_aead_##name##_KEYBYTES);                                                   \
+    NO_OVERLAP(c, m);                                                                           \
+    unsigned long long clen;                                                                    \
+    FAIL_IF(crypto_aead_##name##_encrypt(c, &clen, m, m_len, ad, ad_len, NULL, npub, k) != 0,   \
+            "could not encrypt data");                                                          \
+    return nat_number(env, (double) clen);                                                      \
+  }                                                                                             \
+                                                                                                \
+  static napi_value nat_crypto_aead_##name##_decrypt(napi_env env, napi_callback_info info) {   \
+    ARGS(6);                                                                                    \
+    OUT(m, 0); NULL_ARG(nsec, 1); BUF(c, 2); OPT_BUF(ad, 3); BUF(npub, 4); BUF(k, 5);           \
+    LEN_MIN(c, crypto_aead_##name##_ABYTES);                                                    \
+    LEN_EQ(m, c_len - crypto_aead_##name##_ABYTES);                                             \
+    LEN_EQ(npub, crypto_aead_##name##_NPUBBYTES);                                               \
+    LEN_EQ(k, crypto_aead_##name##_KEYBYTES);                                                   \
+    NO_OVERLAP(m, c);                                                                           \
+    unsigned long long mlen;                                                                    \
+    FAIL_IF(crypto_aead_##name##_decrypt(m, &mlen, NULL, c, c_len, ad, ad_len, npub, k) != 0,   \
+            "could not verify data");                                                           \
+    return nat_number(env, (double) mlen);                                                      \
+  }                                                                                             \
+                                                                                                \
+  static napi_value nat_crypto_aead_##name##_encrypt_detached(napi_env env,                     \
+                                                              napi_callback_info info) {        \
+    ARGS(7);                                                                                    \
+    OUT(c, 0); OUT(mac, 1); BUF(m, 2); OPT_BUF(ad, 3); NULL_ARG(nsec, 4); BUF(npub, 5);         \
+    BUF(k, 6);                                                                                  \
+    LEN_EQ(c, m_len);                                                                           \
+    LEN_EQ(mac, crypto_aead_##name##_ABYTES);                                                   \
+    LEN_EQ(npub, crypto_aead_##name##_NPUBBYTES);                                               \
+    LEN_EQ(k, crypto_aead_##name##_KEYBYTES);                                                   \
+    NO_OVERLAP(c, m);                                                                           \
+    NO_ALIAS(mac, m);                                                                           \
+    NO_ALIAS(mac, c);                                                                           \
+    unsigned long long maclen;                                                                  \
+    FAIL_IF(crypto_aead_##name##_encrypt_detached(c, mac, &maclen, m, m_len, ad, ad_len, NULL,  \
+                                                  npub, k) != 0,                                \
+            "could not encrypt data");                                                          \
+    return nat_number(env, (double) maclen);                                                    \
+  }                                                                                             \
+                                                                                                \
+  static napi_value nat_crypto_aead_##name##_decrypt_detached(napi_env env,                     \
+                                                              napi_callback_info info) {        \
+    ARGS(7);                                                                                    \
+    OUT(m, 0); NULL_ARG(nsec, 1); BUF(c, 2); BUF(mac, 3); OPT_BUF(ad, 4); BUF(npub, 5);         \
+    BUF(k, 6);                                                                                  \
+    LEN_EQ(m, c_len);                                                                           \
+    LEN_EQ(mac, crypto_aead_##name##_ABYTES);                                                   \
+    LEN_EQ(npub, crypto_aead_##name##_NPUBBYTES);                                               \
+    LEN_EQ(k, crypto_aead_##name##_KEYBYTES);                                                   \
+    NO_OVERLAP(m, c);                                                                           \
+    NO_ALIAS(m, mac);                                                                           \
+    FAIL_IF(crypto_aead_##name##_decrypt_detached(m, NULL, c, c_len, mac, ad, ad_len, npub,     \
+                                                  k) != 0,                                      \
+            "could not verify data");                                                           \
+    return nat_undefined(env);                                                                  \
+  }                                                                                             \
+                                                                                                \
+  static napi_value nat_crypto_aead_##name##_keygen(napi_env env, napi_callback_info info) {    \
+    ARGS(1);                                                                                    \
+    OUT(k, 0);                                                                                  \
+    LEN_EQ(k, crypto_aead_##name##_KEYBYTES);                                                   \
+    crypto_aead_##name##_keygen(k);                                                             \
+    return nat_undefined(env);                                                                  \
+  }
+
+NAT_AEAD(xchacha20poly1305_ietf)
+NAT_AEAD(chacha20poly1305_ietf)
+NAT_AEAD(chacha20poly1305)
+NAT_AEAD(aes256gcm)
+NAT_AEAD(aegis128l)
+NAT_AEAD(aegis256)
+
+/* AES-256-GCM needs AES-NI + PCLMUL (x86-64) or the ARMv8 crypto extensions; without them
+ * libsodium's aes256gcm functions fail and the caller should use another AEAD. */
+static napi_value nat_crypto_aead_aes256gcm_is_available(napi_env env, napi_callback_info info) {
+  (void) info;
+  return nat_bool(env, crypto_aead_aes256gcm_is_available() == 1);
+}
+
+/* Precomputed-key AES-256-GCM: the expanded key lives in a caller-held state buffer. */
+static napi_value nat_crypto_aead_aes256gcm_beforenm(napi_env env, napi_callback_info info) {
+  ARGS(2);
+  STATE(ctx, 0, crypto_aead_aes256gcm_state);
+  BUF(k, 1);
+  LEN_EQ(k, crypto_aead_aes256gcm_KEYBYTES);
+  int rc = crypto_aead_aes256gcm_beforenm(&ctx, k);
+  STATE_SAVE(ctx);
+  RETURN_OK(rc);
+}
+
+static napi_value nat_crypto_aead_aes256gcm_encrypt_afternm(napi_env env, napi_callback_info info) {
+  ARGS(6);
+  OUT(c, 0); BUF(m, 1); OPT_BUF(ad, 2); NULL_ARG(nsec, 3); BUF(npub, 4);
+  STATE(ctx, 5, crypto_aead_aes256gcm_state);
+  LEN_EQ(c, m_len + crypto_aead_aes256gcm_ABYTES);
+  LEN_EQ(npub, crypto_aead_aes256gcm_NPUBBYTES);
+  NO_OVERLAP(c, m);
+  unsigned long long clen;
+  int rc = crypto_aead_aes256gcm_encrypt_afternm(c, &clen, m, m_len, ad, ad_len, NULL, npub, &ctx);
+  sodium_memzero(&ctx, sizeof ctx);
+  FAIL_IF(rc != 0, "could not encrypt data");
+  return nat_number(env, (double) clen);
+}
+
+static napi_value nat_crypto_aead_aes256gcm_decrypt_afternm(napi_env env, napi_callback_info info) {
+  ARGS(6);
+  OUT(m, 0); NULL_ARG(nsec, 1); BUF(c, 2); OPT_BUF(ad, 3); BUF(npub, 4);
+  STATE(ctx, 5, crypto_aead_aes256gcm_state);
+  LEN_MIN(c, crypto_aead_aes256gcm_ABYTES);
+  LEN_EQ(m, c_len - crypto_aead_aes256gcm_ABYTES);
+  LEN_EQ(npub, crypto_aead_aes256gcm_NPUBBYTES);
+  NO_OVERLAP(m, c);
+  unsigned long long mlen;
+  int rc = crypto_aead_aes256gcm_decrypt_afternm(m, &mlen, NULL, c, c_len, ad, ad_len, npub, &ctx);
+  sodium_memzero(&ctx, sizeof ctx);
+  FAIL_IF(rc != 0, "could not verify data");
+  return nat_number(env, (double) mlen);
+}
+
+static napi_value nat_crypto_aead_aes256gcm_encrypt_detached_afternm(napi_env env,
+                                                                     napi_callback_info info) {
+  ARGS(7);
+  OUT(c, 0); OUT(mac, 1); BUF(m, 2); OPT_BUF(ad, 3); NULL_ARG(nsec, 4); BUF(npub, 5);
+  STATE(ctx, 6, crypto_aead_aes256gcm_state);
+  LEN_EQ(c, m_len);
+  LEN_EQ(mac, crypto_aead_aes256gcm_ABYTES);
+  LEN_EQ(npub, crypto_aead_aes256gcm_NPUBBYTES);
+  NO_OVERLAP(c, m);
+  NO_ALIAS(mac, m);
+  NO_ALIAS(mac, c);
+  unsigned long long maclen;
+  int rc = crypto_aead_aes256gcm_encrypt_detached_afternm(c, mac, &maclen, m, m_len, ad, ad_len,
+                                                          NULL, npub, &ctx);
+  sodium_memzero(&ctx, sizeof ctx);
+  FAIL_IF(rc != 0, "could not encrypt data");
+  return nat_number(env, (double) maclen);
+}
+
+static napi_value nat_crypto_aead_aes256gcm_decrypt_detached_afternm(napi_env env,
+                                                                     napi_callback_info info) {
+  ARGS(7);
+  OUT(m, 0); NULL_ARG(nsec, 1); BUF(c, 2); BUF(mac, 3); OPT_BUF(ad, 4); BUF(npub, 5);
+  STATE(ctx, 6, crypto_aead_aes256gcm_state);
+  LEN_EQ(m, c_len);
+  LEN_EQ(mac, crypto_aead_aes256gcm_ABYTES);
+  LEN_EQ(npub, crypto_aead_aes256gcm_NPUBBYTES);
+  NO_OVERLAP(m, c);
+  NO_ALIAS(m, mac);
+  int rc = crypto_aead_aes256gcm_decrypt_detached_afternm(m, NULL, c, c_len, mac, ad, ad_len, npub,
+                                                          &ctx);
+  sodium_memzero(&ctx, sizeof ctx);
+  FAIL_IF(rc != 0, "could not verify data");
+  return nat_undefined(env);
+}
+
+#define NAT_AEAD_FNS(name)                                                               \
+  FN(crypto_aead_##name##_encrypt), FN(crypto_aead_##name##_decrypt),                    \
+    FN(crypto_aead_##name##_encrypt_detached), FN(crypto_aead_##name##_decrypt_detached), \
+    FN(crypto_aead_##name##_keygen)
+
+NAT_FAMILY(aead,
+  NAT_AEAD_FNS(xchacha20poly1305_ietf),
+  NAT_AEAD_FNS(chacha20poly1305_ietf),
+  NAT_AEAD_FNS(chacha20poly1305),
+  NAT_AEAD_FNS(aegis128l),
+  NAT_AEAD_FNS(aegis256),
+  /* crypto_aead_aes256gcm */
+  NAT_AEAD_FNS(aes256gcm),
+  FN(crypto_aead_aes256gcm_is_available),
+  FN(crypto_aead_aes256gcm_beforenm),
+  FN(crypto_aead_aes256gcm_encrypt_afternm),
+  FN(crypto_aead_aes256gcm_decrypt_afternm),
+  FN(crypto_aead_aes256gcm_encrypt_detached_afternm),
+  FN(crypto_aead_aes256gcm_decrypt_detached_afternm));

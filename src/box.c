@@ -1,0 +1,9 @@
+/* crypto_box: placeholder until this family's bindings land. */
+#include "nat.h"
+
+static napi_value nat_box_placeholder(napi_env env, napi_callback_info info) {
+  (void) info;
+  return nat_undefined(env);
+}
+
+NAT_FAMILY(box, FN(box_placeholder));

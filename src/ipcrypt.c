@@ -1,0 +1,9 @@
+/* crypto_ipcrypt: placeholder until this family's bindings land. */
+#include "nat.h"
+
+static napi_value nat_ipcrypt_placeholder(napi_env env, napi_callback_info info) {
+  (void) info;
+  return nat_undefined(env);
+}
+
+NAT_FAMILY(ipcrypt, FN(ipcrypt_placeholder));

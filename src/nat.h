@@ -1,0 +1,211 @@
+/* natrium's Node-API binding: the few macros every family file uses.
+ *
+ * One short function per libsodium symbol, in this shape:
+ *
+ *   static napi_value nat_crypto_secretbox_easy(napi_env env, napi_callback_info info) {
+ *     ARGS(4);
+ *     BUF(c, 0); BUF(m, 1); BUF(n, 2); BUF(k, 3);
+ *     LEN_EQ(n, crypto_secretbox_NONCEBYTES);
+ *     LEN_EQ(k, crypto_secretbox_KEYBYTES);
+ *     LEN_EQ(c, m_len + crypto_secretbox_MACBYTES);
+ *     RETURN_OK(crypto_secretbox_easy(c, m, m_len, n, k));
+ *   }
+ *
+ * Declaring macros (ARGS, BUF, OUT, OPT_BUF, U32, U64, STATE) declare exactly what they name:
+ * ARGS(n) declares `argv`; BUF(x, i) and OUT(x, i) declare the pair `x` (unsigned char *) and
+ * `x_len` (size_t); U32/U64 declare `x`; STATE(x, i, type) declares `x` (an aligned copy) and
+ * `x_buf`. Every statement-like macro is a do { } while (0) that returns NULL after throwing.
+ *
+ * The raw contract (both backends, and the sodium-native surface on top of it): libsodium's
+ * names; outputs first as in sodium-native; arguments are TypedArrays, numbers or null; results
+ * are undefined, a boolean (verify/open) or a number (lengths, counters). Nothing else crosses.
+ *
+ * Error contract (the wasm backend reproduces these texts exactly; tests compare them):
+ *   TypeError  "<x> must be a TypedArray"            (missing, wrong type)
+ *   TypeError  "<x> must be a TypedArray or null"    (optional buffers)
+ *   TypeError  "<x> is detached"                      (detached ArrayBuffer)
+ *   TypeError  "<x> must be a number"                 (numbers)
+ *   TypeError  "<x> must be null"                     (NULL_ARG)
+ *   RangeError "<x> must be <rule> bytes long"        (LEN_EQ; <rule> is the C spelling)
+ *   RangeError "<x> must be at least <rule> bytes long" / "at most"  (LEN_MIN / LEN_MAX)
+ *   RangeError "<x> must be an integer between <lo> and <hi>"  (numbers out of range)
+ *   RangeError "<x> must not overlap <y>"             (NO_OVERLAP)
+ *   RangeError "<x> must be sizeof(<type>) bytes long"  (STATE)
+ *   Error      "<message>"                            (FAIL_IF: libsodium refused)
+ *   Error      "<function> failed"                    (RETURN_OK: libsodium returned non-zero)
+ */
+#ifndef NAT_H
+#define NAT_H
+
+#include <sodium.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifdef NAT_WASM
+/* The same family files compile to wasm32 against src/wasm.c, which stands in for Node-API: a
+ * "value" is a slot the JS glue filled (TypedArray copied into linear memory, number, null), the
+ * result and any error are written back to slots the glue reads. Nothing but the nat_* helpers
+ * and macros below may be used in family files outside `#ifndef NAT_WASM` blocks. */
+typedef struct nat_slot *napi_value;
+typedef struct nat_wasm_env *napi_env;
+typedef struct nat_wasm_call *napi_callback_info;
+typedef napi_value (*napi_callback)(napi_env env, napi_callback_info info);
+typedef struct {
+  const char *utf8name;
+  napi_callback method;
+} nat_export;
+#define FN(name) { #name, nat_##name }
+#else
+#define NAPI_VERSION 8
+#include <node_api.h>
+typedef napi_property_descriptor nat_export;
+/* Export table entry: the JS name is the C function name without "nat_". */
+#define FN(name) { #name, NULL, nat_##name, NULL, NULL, NULL, napi_enumerable, NULL }
+#endif
+
+/* Throwing helpers; each returns NULL so a binding can `return nat_throw_...(...)`. */
+napi_value nat_throw_type(napi_env env, const char *name, const char *what);
+napi_value nat_throw_range(napi_env env, const char *name, const char *what);
+napi_value nat_throw_error(napi_env env, const char *message);
+napi_value nat_throw_failed(napi_env env, const char *binding_name);
+bool nat_get_args(napi_env env, napi_callback_info info, napi_value *argv, size_t n);
+bool nat_get_buf(napi_env env, napi_value value, const char *name, bool optional, bool output,
+                 unsigned char **data, size_t *len);
+bool nat_is_null(napi_env env, napi_value value);
+bool nat_get_u64(napi_env env, napi_value value, const char *name, uint64_t lo, uint64_t hi,
+                 uint64_t *out);
+bool nat_overlap(const unsigned char *a, size_t a_len, const unsigned char *b, size_t b_len);
+napi_value nat_undefined(napi_env env);
+napi_value nat_bool(napi_env env, bool value);
+napi_value nat_number(napi_env env, double value);
+
+/* Fetch n arguments into `argv`; missing ones read as undefined and fail their own checks. */
+#define ARGS(n)                                             \
+  napi_value argv[n];                                       \
+  do {                                                      \
+    if (!nat_get_args(env, info, argv, n)) return NULL;     \
+  } while (0)
+
+/* A TypedArray argument (any element type; the byte view is used): declares x and x_len.
+ * BUF is read-only input; OUT is any buffer the function writes (wholly or in part, including
+ * in/out buffers), so the wasm glue copies it back. */
+#define BUF(x, i)                                                   \
+  unsigned char *x;                                                 \
+  size_t x##_len;                                                   \
+  do {                                                              \
+    if (!nat_get_buf(env, argv[i], #x, false, false, &x, &x##_len)) return NULL; \
+  } while (0)
+
+#define OUT(x, i)                                                   \
+  unsigned char *x;                                                 \
+  size_t x##_len;                                                   \
+  do {                                                              \
+    if (!nat_get_buf(env, argv[i], #x, false, true, &x, &x##_len)) return NULL; \
+  } while (0)
+
+/* An argument that must be null (libsodium's unused nsec parameters). */
+#define NULL_ARG(x, i)                                                    \
+  do {                                                                    \
+    if (!nat_is_null(env, argv[i])) return nat_throw_type(env, #x, "must be null"); \
+  } while (0)
+
+/* Like BUF, but null or undefined give x == NULL and x_len == 0. */
+#define OPT_BUF(x, i)                                              \
+  unsigned char *x;                                                \
+  size_t x##_len;                                                  \
+  do {                                                             \
+    if (!nat_get_buf(env, argv[i], #x, true, false, &x, &x##_len)) return NULL; \
+  } while (0)
+
+/* Integer arguments within [lo, hi] (JS numbers; exact up to 2^53). */
+#define U64(x, i, lo, hi)                                          \
+  uint64_t x;                                                      \
+  do {                                                             \
+    if (!nat_get_u64(env, argv[i], #x, (lo), (hi), &x)) return NULL; \
+  } while (0)
+
+#define U32(x, i, lo, hi)                                            \
+  uint32_t x;                                                        \
+  do {                                                               \
+    uint64_t x##_u64_;                                               \
+    if (!nat_get_u64(env, argv[i], #x, (lo), (hi), &x##_u64_)) return NULL; \
+    x = (uint32_t) x##_u64_;                                         \
+  } while (0)
+
+#define LEN_EQ(x, rule)                                                  \
+  do {                                                                   \
+    if (x##_len != (size_t) (rule)) return nat_throw_range(env, #x, "must be " #rule " bytes long"); \
+  } while (0)
+
+#define LEN_MIN(x, rule)                                                 \
+  do {                                                                   \
+    if (x##_len < (size_t) (rule)) return nat_throw_range(env, #x, "must be at least " #rule " bytes long"); \
+  } while (0)
+
+#define LEN_MAX(x, rule)                                                 \
+  do {                                                                   \
+    if (x##_len > (size_t) (rule)) return nat_throw_range(env, #x, "must be at most " #rule " bytes long"); \
+  } while (0)
+
+/* Where libsodium forbids partial overlap of two buffers: NO_OVERLAP allows exact aliasing (x == y,
+ * which libsodium supports for in-place encryption), NO_ALIAS forbids any shared byte. */
+#define NO_OVERLAP(x, y)                                                            \
+  do {                                                                              \
+    if (x != y && nat_overlap(x, x##_len, y, y##_len)) return nat_throw_range(env, #x, "must not overlap " #y); \
+  } while (0)
+
+#define NO_ALIAS(x, y)                                                              \
+  do {                                                                              \
+    if (nat_overlap(x, x##_len, y, y##_len)) return nat_throw_range(env, #x, "must not overlap " #y); \
+  } while (0)
+
+/* A state buffer of exactly sizeof(type) bytes, copied into an aligned local `x` (libsodium's
+ * states need 16- or 64-byte alignment that a JS buffer does not promise). STATE_SAVE writes it
+ * back; every path that changed the state must call it before returning. */
+#define STATE(x, i, type)                                                \
+  type x;                                                                \
+  unsigned char *x##_buf;                                                \
+  do {                                                                   \
+    size_t x##_len;                                                      \
+    if (!nat_get_buf(env, argv[i], #x, false, true, &x##_buf, &x##_len)) return NULL; \
+    if (x##_len != sizeof(type)) return nat_throw_range(env, #x, "must be sizeof(" #type ") bytes long"); \
+    memcpy(&x, x##_buf, sizeof(type));                                   \
+  } while (0)
+
+#define STATE_SAVE(x)                        \
+  do {                                       \
+    memcpy(x##_buf, &x, sizeof x);           \
+    sodium_memzero(&x, sizeof x);            \
+  } while (0)
+
+/* libsodium returned non-zero where that is not an expected answer: throw Error(message). */
+#define FAIL_IF(cond, message)                      \
+  do {                                              \
+    if (cond) return nat_throw_error(env, message); \
+  } while (0)
+
+/* Return rules. RETURN_OK: 0 -> undefined, else Error naming the function. RETURN_BOOL: 0 -> true
+ * (verify/open style), anything else -> false. */
+#define RETURN_OK(call)                                              \
+  do {                                                               \
+    if ((call) != 0) return nat_throw_failed(env, __func__);      \
+    return nat_undefined(env);                                       \
+  } while (0)
+
+#define RETURN_BOOL(call) return nat_bool(env, (call) == 0)
+
+/* Each family file ends with NAT_FAMILY(name, FN(a), FN(b), ...): its export table, which
+ * src/init.c (native) or src/wasm.c (wasm) registers. */
+typedef struct nat_family {
+  const nat_export *fns;
+  size_t count;
+} nat_family;
+
+#define NAT_FAMILY(family, ...)                                         \
+  static const nat_export nat_##family##_fns[] = {__VA_ARGS__};         \
+  const nat_family nat_family_##family = {                              \
+    nat_##family##_fns, sizeof nat_##family##_fns / sizeof nat_##family##_fns[0]}
+
+#endif

@@ -1,0 +1,152 @@
+/* The Node-API side of the helpers in nat.h: argument extraction and the errors users see.
+ * src/wasm.c implements the same functions for the wasm build. */
+#include <stdio.h>
+
+#include "nat.h"
+
+static napi_value nat_throw_napi(napi_env env);
+
+/* Zero-length views may have no backing store; libsodium still gets a valid pointer. */
+static unsigned char nat_empty[1];
+
+static napi_value nat_throw(napi_env env, napi_status (*thrower)(napi_env, const char *, const char *),
+                            const char *name, const char *what) {
+  char msg[256];
+  snprintf(msg, sizeof msg, "%s %s", name, what);
+  thrower(env, NULL, msg);
+  return NULL;
+}
+
+napi_value nat_throw_type(napi_env env, const char *name, const char *what) {
+  return nat_throw(env, napi_throw_type_error, name, what);
+}
+
+napi_value nat_throw_range(napi_env env, const char *name, const char *what) {
+  return nat_throw(env, napi_throw_range_error, name, what);
+}
+
+napi_value nat_throw_error(napi_env env, const char *message) {
+  napi_throw_error(env, NULL, message);
+  return NULL;
+}
+
+napi_value nat_throw_failed(napi_env env, const char *binding_name) {
+  /* binding functions are named nat_<libsodium name> */
+  if (strncmp(binding_name, "nat_", 4) == 0) binding_name += 4;
+  return nat_throw(env, napi_throw_error, binding_name, "failed");
+}
+
+/* A Node-API call failed: throw its own error text unless an exception is already pending. */
+static napi_value nat_throw_napi(napi_env env) {
+  bool pending = false;
+  if (napi_is_exception_pending(env, &pending) == napi_ok && pending) return NULL;
+  const napi_extended_error_info *info = NULL;
+  napi_get_last_error_info(env, &info);
+  napi_throw_error(env, NULL, info && info->error_message ? info->error_message : "Node-API call failed");
+  return NULL;
+}
+
+static size_t nat_element_size(napi_typedarray_type type) {
+  switch (type) {
+    case napi_int16_array:
+    case napi_uint16_array: return 2;
+    case napi_int32_array:
+    case napi_uint32_array:
+    case napi_float32_array: return 4;
+    case napi_float64_array:
+    case napi_bigint64_array:
+    case napi_biguint64_array: return 8;
+    default: return 1;
+  }
+}
+
+bool nat_get_args(napi_env env, napi_callback_info info, napi_value *argv, size_t n) {
+  size_t argc = n;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) {
+    nat_throw_napi(env);
+    return false;
+  }
+  /* napi_get_cb_info already fills missing arguments with undefined */
+  return true;
+}
+
+bool nat_is_null(napi_env env, napi_value value) {
+  napi_valuetype t;
+  return napi_typeof(env, value, &t) == napi_ok && t == napi_null;
+}
+
+bool nat_get_buf(napi_env env, napi_value value, const char *name, bool optional, bool output,
+                 unsigned char **data, size_t *len) {
+  (void) output; /* only the wasm glue needs to know what to copy back */
+  napi_typedarray_type type;
+  size_t length;
+  void *ptr;
+  if (napi_get_typedarray_info(env, value, &type, &length, &ptr, NULL, NULL) != napi_ok) {
+    napi_valuetype t = napi_undefined;
+    if (optional && napi_typeof(env, value, &t) == napi_ok && (t == napi_null || t == napi_undefined)) {
+      *data = NULL;
+      *len = 0;
+      return true;
+    }
+    nat_throw_type(env, name, optional ? "must be a TypedArray or null" : "must be a TypedArray");
+    return false;
+  }
+  if (ptr == NULL) {
+    /* Either an empty view without a backing store, or a detached ArrayBuffer. */
+    napi_value ab;
+    bool detached = false;
+    if (napi_get_typedarray_info(env, value, &type, &length, NULL, &ab, NULL) == napi_ok &&
+        napi_is_detached_arraybuffer(env, ab, &detached) == napi_ok && detached) {
+      nat_throw_type(env, name, "is detached");
+      return false;
+    }
+    ptr = nat_empty;
+    length = 0;
+  }
+  *data = ptr;
+  *len = length * nat_element_size(type);
+  return true;
+}
+
+bool nat_get_u64(napi_env env, napi_value value, const char *name, uint64_t lo, uint64_t hi,
+                 uint64_t *out) {
+  double d;
+  if (napi_get_value_double(env, value, &d) != napi_ok) {
+    nat_throw_type(env, name, "must be a number");
+    return false;
+  }
+  /* 2^64 is the first double past the uint64_t range */
+  if (!(d >= (double) lo && d <= (double) hi && d < 18446744073709551616.0) || d != (double) (uint64_t) d) {
+    char what[128];
+    snprintf(what, sizeof what, "must be an integer between %llu and %llu", (unsigned long long) lo,
+             (unsigned long long) hi);
+    nat_throw_range(env, name, what);
+    return false;
+  }
+  *out = (uint64_t) d;
+  return true;
+}
+
+bool nat_overlap(const unsigned char *a, size_t a_len, const unsigned char *b, size_t b_len) {
+  if (a_len == 0 || b_len == 0) return false;
+  uintptr_t a0 = (uintptr_t) a, b0 = (uintptr_t) b;
+  return a0 < b0 + b_len && b0 < a0 + a_len;
+}
+
+napi_value nat_undefined(napi_env env) {
+  napi_value v;
+  napi_get_undefined(env, &v);
+  return v;
+}
+
+napi_value nat_bool(napi_env env, bool value) {
+  napi_value v;
+  napi_get_boolean(env, value, &v);
+  return v;
+}
+
+napi_value nat_number(napi_env env, double value) {
+  napi_value v;
+  if (napi_create_double(env, value, &v) != napi_ok) return nat_throw_napi(env);
+  return v;
+}

@@ -1,0 +1,137 @@
+'use strict'
+// Table-driven checks of the raw contract for every symbol in lib/symbols: the function exists,
+// a well-formed call is accepted, and every malformed argument is refused with a TypeError or
+// RangeError that names the parameter, leaving the process alive.
+const assert = require('assert')
+const { symbols } = require('../lib/symbols')
+const { backends, random } = require('./helpers')
+
+function constant (sodium, c) {
+  if (typeof c === 'number') return c
+  const v = sodium[c]
+  if (typeof v !== 'number') throw new Error(`constant ${c} is not exported`)
+  return v
+}
+
+// Lengths for a well-formed call: fixed rules first, then rules relative to other arguments.
+function lengths (sodium, entry) {
+  const len = {}
+  const pending = []
+  for (const a of entry.args) {
+    if (a.kind === 'nul' || a.kind === 'num') continue
+    const r = a.len
+    if (!r) len[a.name] = 16
+    else if (r.fixed !== undefined) len[a.name] = constant(sodium, r.fixed)
+    else if (r.of) pending.push(a)
+    else if (r.min !== undefined) len[a.name] = Math.max(constant(sodium, r.min), r.max !== undefined ? 0 : 16)
+    else len[a.name] = constant(sodium, r.max)
+  }
+  for (let guard = 0; pending.length && guard < 10; guard++) {
+    for (let i = pending.length - 1; i >= 0; i--) {
+      const { name, len: r } = pending[i]
+      if (len[r.of] === undefined) continue
+      len[name] = len[r.of] + (r.plus !== undefined ? constant(sodium, r.plus) : -constant(sodium, r.minus))
+      pending.splice(i, 1)
+    }
+  }
+  if (pending.length) throw new Error(`unresolvable length rules: ${pending.map((a) => a.name)}`)
+  return len
+}
+
+function wellFormed (sodium, entry) {
+  const len = lengths(sodium, entry)
+  return entry.args.map((a) => {
+    if (a.kind === 'nul') return null
+    if (a.kind === 'num') return constant(sodium, a.example !== undefined ? a.example : a.range[0])
+    return random(len[a.name])
+  })
+}
+
+// A well-formed call may still be refused for what the bytes mean (a forged tag, a point off the
+// curve): that is a plain Error (or a false/negative return), never a TypeError or RangeError.
+function callLoosely (fn, args) {
+  try {
+    return fn(...args)
+  } catch (err) {
+    if (err instanceof TypeError || err instanceof RangeError) throw err
+    return err
+  }
+}
+
+function throwsNaming (fn, args, type, name, why) {
+  assert.throws(() => fn(...args), (err) => {
+    assert.ok(err instanceof type, `${why}: expected ${type.name}, got ${err && err.name}: ${err && err.message}`)
+    assert.ok(err.message.startsWith(`${name} `), `${why}: message should name '${name}': ${err.message}`)
+    return true
+  }, why)
+}
+
+for (const { name: backend, sodium } of backends) {
+  describe(`contract [${backend}]`, () => {
+    for (const [fname, entry] of Object.entries(symbols)) {
+      if (entry.native && backend !== 'native') continue
+      describe(fname, () => {
+        it('exists and accepts a well-formed call', async () => {
+          assert.strictEqual(typeof sodium[fname], 'function', `${fname} is not exported`)
+          const result = callLoosely(sodium[fname], wellFormed(sodium, entry))
+          if (entry.returns === 'promise') await Promise.resolve(result).catch(() => {})
+          else if (entry.returns === 'bool' && !(result instanceof Error)) assert.strictEqual(typeof result, 'boolean')
+          else if (entry.returns === 'number' && !(result instanceof Error)) assert.strictEqual(typeof result, 'number')
+          else if (entry.returns === 'void' && !(result instanceof Error)) assert.strictEqual(result, undefined)
+        })
+
+        entry.args.forEach((a, i) => {
+          const args = () => wellFormed(sodium, entry)
+          if (a.kind === 'nul') {
+            it(`${a.name}: must be null`, () => {
+              const bad = args(); bad[i] = new Uint8Array(1)
+              throwsNaming(sodium[fname], bad, TypeError, a.name, 'non-null nsec')
+            })
+            return
+          }
+          if (a.kind === 'num') {
+            it(`${a.name}: rejects a non-number and a negative`, () => {
+              const bad = args(); bad[i] = 'x'
+              throwsNaming(sodium[fname], bad, TypeError, a.name, 'string for a number')
+              bad[i] = -1
+              throwsNaming(sodium[fname], bad, RangeError, a.name, 'negative number')
+            })
+            return
+          }
+          it(`${a.name}: rejects a wrong type, a missing value and a detached buffer`, () => {
+            const bad = args(); bad[i] = 'not a buffer'
+            throwsNaming(sodium[fname], bad, TypeError, a.name, 'string for a buffer')
+            bad[i] = {}
+            throwsNaming(sodium[fname], bad, TypeError, a.name, 'object for a buffer')
+            if (a.kind !== 'opt') {
+              bad[i] = undefined
+              throwsNaming(sodium[fname], bad, TypeError, a.name, 'undefined for a buffer')
+            }
+            const d = args()
+            const view = d[i]
+            structuredClone(view.buffer, { transfer: [view.buffer] }) // detaches view's buffer
+            throwsNaming(sodium[fname], d, TypeError, a.name, 'detached buffer')
+          })
+          // An argument others are sized from (m for c = m + ABYTES) moves the blame to them.
+          const sizesOthers = entry.args.some((b) => b.len && b.len.of === a.name)
+          const r = a.len
+          if (r && !sizesOthers) {
+            const exact = r.fixed !== undefined || r.of !== undefined
+            it(`${a.name}: rejects a wrong length`, () => {
+              const good = args()
+              const n = good[i].length
+              if (exact || r.max !== undefined) {
+                const bad = good.slice(); bad[i] = random(r.max !== undefined && !exact ? constant(sodium, r.max) + 1 : n + 1)
+                throwsNaming(sodium[fname], bad, RangeError, a.name, 'too long')
+              }
+              if ((exact || r.min !== undefined) && (exact ? n : constant(sodium, r.min)) > 0) {
+                const bad = good.slice(); bad[i] = random((exact ? n : constant(sodium, r.min)) - 1)
+                throwsNaming(sodium[fname], bad, RangeError, a.name, 'too short')
+              }
+            })
+          }
+        })
+      })
+    }
+  })
+}

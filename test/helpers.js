@@ -1,0 +1,45 @@
+'use strict'
+// Shared test helpers. Every family test runs once per backend (noble's PLATFORMS pattern):
+//   for (const { name, sodium } of backends) describe(`aead [${name}]`, () => { ... })
+// `sodium` is the sodium-native surface over that backend. NATRIUM_TEST_BACKENDS=native,wasm picks
+// which ones run (default: every backend that is built; `npm test` requires both once wasm lands).
+const fs = require('fs')
+const path = require('path')
+const crypto = require('crypto')
+const { load, BACKENDS } = require('../lib/loader')
+const sodiumNative = require('../lib/surfaces/sodium-native')
+
+function available () {
+  const wanted = process.env.NATRIUM_TEST_BACKENDS ? process.env.NATRIUM_TEST_BACKENDS.split(',') : null
+  const list = []
+  for (const name of wanted || BACKENDS) {
+    try {
+      list.push({ name, sodium: sodiumNative(load(name)) })
+    } catch (err) {
+      if (wanted) throw err // a backend asked for by name must load
+    }
+  }
+  if (list.length === 0) throw new Error('no natrium backend could be loaded')
+  return list
+}
+
+const backends = available()
+
+const hex = (s) => Buffer.from(s, 'hex')
+const toHex = (b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')
+const random = (n) => new Uint8Array(crypto.randomBytes(n))
+
+// Wycheproof files are kept unmodified under test/vectors/wycheproof/.
+function wycheproof (file) {
+  const data = JSON.parse(fs.readFileSync(path.join(__dirname, 'vectors', 'wycheproof', file), 'utf8'))
+  const tests = []
+  for (const group of data.testGroups) for (const t of group.tests) tests.push({ group, ...t })
+  if (tests.length !== data.numberOfTests) throw new Error(`${file}: ${tests.length} tests, header says ${data.numberOfTests}`)
+  return tests
+}
+
+function vectors (file) {
+  return JSON.parse(fs.readFileSync(path.join(__dirname, 'vectors', file), 'utf8'))
+}
+
+module.exports = { backends, hex, toHex, random, wycheproof, vectors }
