@@ -11,6 +11,7 @@
         "src/init.c",
         "src/families.c",
         "src/util.c",
+        "src/async.c",
         "src/constants.c",
         "src/aead.c",
         "src/auth.c",
@@ -24,9 +25,11 @@
         "src/secretbox.c",
         "src/sign.c",
         "src/stream.c",
-        "src/utils.c"
+        "src/utils.c",
+        "src/crypto/pbkdf2.c",
+        "src/crypto/tweak.c"
       ],
-      "include_dirs": ["<(libsodium_dir)/include", "src"],
+      "include_dirs": ["<(libsodium_dir)/include", "src", "src/crypto"],
       "defines": ["SODIUM_STATIC"],
       "cflags": ["-std=c11", "-O3", "-fvisibility=hidden", "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter"],
       "cflags!": ["-O2", "-fno-exceptions"],

@@ -5,8 +5,17 @@
 #include "nat.h"
 
 /* Combined mode: encrypt returns the ciphertext length; decrypt returns the message length and
- * throws when the tag does not verify (libsodium zeroes m then). Detached mode: encrypt returns
- * the tag length; decrypt throws on a bad tag. ad may be null; nsec must be null. */
+ * throws when the tag does not verify. Detached mode: encrypt returns the tag length; decrypt
+ * throws on a bad tag. ad may be null; nsec must be null. On a bad tag m is zeroed here: not every
+ * libsodium implementation (AES-256-GCM's) leaves it clean. */
+#define NAT_OPEN_OR_WIPE(call, m, m_len)            \
+  do {                                               \
+    if ((call) != 0) {                               \
+      sodium_memzero(m, m_len);                      \
+      return nat_throw_error(env, "could not verify data"); \
+    }                                                \
+  } while (0)
+
 #define NAT_AEAD(name)                                                                          \
   static napi_value nat_crypto_aead_##name##_encrypt(napi_env env, napi_callback_info info) {   \
     ARGS(6);                                                                                    \
@@ -30,8 +39,8 @@
     LEN_EQ(k, crypto_aead_##name##_KEYBYTES);                                                   \
     NO_OVERLAP(m, c);                                                                           \
     unsigned long long mlen;                                                                    \
-    FAIL_IF(crypto_aead_##name##_decrypt(m, &mlen, NULL, c, c_len, ad, ad_len, npub, k) != 0,   \
-            "could not verify data");                                                           \
+    NAT_OPEN_OR_WIPE(crypto_aead_##name##_decrypt(m, &mlen, NULL, c, c_len, ad, ad_len, npub, k), \
+                     m, m_len);                                                                 \
     return nat_number(env, (double) mlen);                                                      \
   }                                                                                             \
                                                                                                 \
@@ -65,9 +74,9 @@
     LEN_EQ(k, crypto_aead_##name##_KEYBYTES);                                                   \
     NO_OVERLAP(m, c);                                                                           \
     NO_ALIAS(m, mac);                                                                           \
-    FAIL_IF(crypto_aead_##name##_decrypt_detached(m, NULL, c, c_len, mac, ad, ad_len, npub,     \
-                                                  k) != 0,                                      \
-            "could not verify data");                                                           \
+    NAT_OPEN_OR_WIPE(crypto_aead_##name##_decrypt_detached(m, NULL, c, c_len, mac, ad, ad_len,  \
+                                                           npub, k),                            \
+                     m, m_len);                                                                 \
     return nat_undefined(env);                                                                  \
   }                                                                                             \
                                                                                                 \
@@ -129,7 +138,7 @@ static napi_value nat_crypto_aead_aes256gcm_decrypt_afternm(napi_env env, napi_c
   unsigned long long mlen;
   int rc = crypto_aead_aes256gcm_decrypt_afternm(m, &mlen, NULL, c, c_len, ad, ad_len, npub, &ctx);
   sodium_memzero(&ctx, sizeof ctx);
-  FAIL_IF(rc != 0, "could not verify data");
+  NAT_OPEN_OR_WIPE(rc, m, m_len);
   return nat_number(env, (double) mlen);
 }
 
@@ -165,7 +174,7 @@ static napi_value nat_crypto_aead_aes256gcm_decrypt_detached_afternm(napi_env en
   int rc = crypto_aead_aes256gcm_decrypt_detached_afternm(m, NULL, c, c_len, mac, ad, ad_len, npub,
                                                           &ctx);
   sodium_memzero(&ctx, sizeof ctx);
-  FAIL_IF(rc != 0, "could not verify data");
+  NAT_OPEN_OR_WIPE(rc, m, m_len);
   return nat_undefined(env);
 }
 

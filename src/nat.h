@@ -196,6 +196,17 @@ napi_value nat_number(napi_env env, double value);
 
 #define RETURN_BOOL(call) return nat_bool(env, (call) == 0)
 
+#ifndef NAT_WASM
+/* Native only: run work(ctx) on libuv's thread pool and return a Promise. ctx (ctx_size bytes) is
+ * copied into the job and wiped afterwards; `keep` lists the JS values (the buffers whose pointers
+ * ctx holds) that must stay alive until the work is done. The Promise resolves with undefined when
+ * work returns 0 (or, when as_bool, with work() == 0), and otherwise rejects with Error(fail). The
+ * wasm backend gives the same functions a Promise around the synchronous call, in JS. */
+typedef int (*nat_work_fn)(void *ctx);
+napi_value nat_async(napi_env env, napi_value *keep, size_t nkeep, nat_work_fn work, const void *ctx,
+                     size_t ctx_size, bool as_bool, const char *fail);
+#endif
+
 /* Each family file ends with NAT_FAMILY(name, FN(a), FN(b), ...): its export table, which
  * src/init.c (native) or src/wasm.c (wasm) registers. */
 typedef struct nat_family {
