@@ -430,6 +430,30 @@ const nat_constant nat_constants[] = {
   SIZE(crypto_xof_shake256_STATEBYTES, crypto_xof_shake256_state),
   SIZE(crypto_xof_turboshake128_STATEBYTES, crypto_xof_turboshake128_state),
   SIZE(crypto_xof_turboshake256_STATEBYTES, crypto_xof_turboshake256_state),
+  /* extras: auth */
+
+  /* extras: box */
+
+  /* extras: core */
+
+  /* extras: hash */
+
+  /* extras: ipcrypt */
+
+  /* extras: kdf */
+
+  /* extras: kem */
+
+  /* extras: pwhash */
+
+  /* extras: secretbox */
+
+  /* extras: sign */
+
+  /* extras: stream */
+
+  /* extras: utils */
+
   /* sodium-native's alias for crypto_secretstream_xchacha20poly1305_ABYTES */
   { "crypto_secretstream_xchacha20poly1305_TAGBYTES", crypto_secretstream_xchacha20poly1305_ABYTES, NULL },
 };

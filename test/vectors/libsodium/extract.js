@@ -1,6 +1,8 @@
 'use strict'
 // Regenerates test/vectors/libsodium/*.json from libsodium 1.0.22's own test/default/*.c tables
-// (run `bash deps/fetch.sh` first). Usage: node test/vectors/libsodium/extract.js
+// (the source is obtained with deps/fetch.sh). Usage: node test/vectors/libsodium/extract.js
+// This file extracts the AEAD tables and then runs every extract-<family>.js beside it, which
+// use the helpers exported here.
 // Each C table is an array of structs of string literals; adjacent literals are concatenated.
 const fs = require('fs')
 const path = require('path')
@@ -21,12 +23,20 @@ function table (file, fields) {
   return rows
 }
 
+// Also for files that only need their text: exported `src` is the unpacked libsodium folder.
 function write (name, source, rows) {
   const out = { source: `libsodium 1.0.22-RELEASE test/default/${source}`, license: 'ISC (libsodium)', tests: rows }
   fs.writeFileSync(path.join(__dirname, `${name}.json`), JSON.stringify(out, null, 1) + '\n')
   console.log(`${name}.json: ${rows.length} vectors`)
 }
 
-const aead = ['key', 'nonce', 'message', 'ad', 'ciphertext', 'mac']
-write('aead_aegis128l', 'aead_aegis128l.c', table('aead_aegis128l.c', aead))
-write('aead_aegis256', 'aead_aegis256.c', table('aead_aegis256.c', aead))
+module.exports = { src, table, write }
+
+if (require.main === module) {
+  const aead = ['key', 'nonce', 'message', 'ad', 'ciphertext', 'mac']
+  write('aead_aegis128l', 'aead_aegis128l.c', table('aead_aegis128l.c', aead))
+  write('aead_aegis256', 'aead_aegis256.c', table('aead_aegis256.c', aead))
+  for (const f of fs.readdirSync(__dirname).filter((f) => /^extract-.+\.js$/.test(f)).sort()) {
+    require(path.join(__dirname, f))
+  }
+}
