@@ -454,8 +454,8 @@ const nat_constant nat_constants[] = {
 
   /* extras: utils */
 
-  /* sodium-native's alias for crypto_secretstream_xchacha20poly1305_ABYTES */
-  { "crypto_secretstream_xchacha20poly1305_TAGBYTES", crypto_secretstream_xchacha20poly1305_ABYTES, NULL },
+  /* sodium-native's name for the size of the tag byte that _pull writes */
+  { "crypto_secretstream_xchacha20poly1305_TAGBYTES", 1, NULL },
 };
 
 const size_t nat_constants_count = sizeof nat_constants / sizeof nat_constants[0];
