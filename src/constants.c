@@ -449,6 +449,9 @@ const nat_constant nat_constants[] = {
   /* extras: secretbox */
 
   /* extras: sign */
+  /* sodium-native's extension_tweak_ed25519_* sizes (src/crypto/tweak.h) */
+  { "extension_tweak_ed25519_BYTES", crypto_sign_ed25519_PUBLICKEYBYTES, NULL },
+  { "extension_tweak_ed25519_SCALARBYTES", crypto_scalarmult_ed25519_SCALARBYTES, NULL },
 
   /* extras: stream */
 
