@@ -11,8 +11,8 @@
  * fields that index memory are bounded before every call that reads them. The offsets mirror
  * libsodium 1.0.22's private layouts: blake2b_state (blake2.h, packed: h[8], t[2], f[2],
  * buf[256], size_t buflen), sha3_state_internal (hash_sha3.c) and the SHAKE/TurboSHAKE
- * <name>_state_internal (ref/<name>_ref.h): a Keccak state, then size_t offset, then the rest. A wrong
- * mirror would refuse every valid state, which the tests would catch at once. */
+ * <name>_state_internal (ref/<name>_ref.h): a Keccak state, then size_t offset, then the rest.
+ * test/hash.test.js pins these offsets, so a libsodium upgrade that moves them fails there. */
 #define NAT_BLAKE2B_BUFLEN_AT (8 * (8 + 2 + 2) + 2 * 128)
 #define NAT_KECCAK_OFFSET_AT sizeof(crypto_core_keccak1600_state)
 
@@ -28,7 +28,8 @@ static bool nat_blake2b_ok(const void *state) {
 
 /* SHAKE/TurboSHAKE: offset within the rate (BLOCKBYTES), phase absorbing (0) or squeezing (1). */
 static bool nat_xof_ok(const void *state, size_t rate) {
-  const unsigned char *phase = (const unsigned char *) state + NAT_KECCAK_OFFSET_AT + sizeof(size_t);
+  const unsigned char *phase =
+    (const unsigned char *) state + NAT_KECCAK_OFFSET_AT + sizeof(size_t);
   return nat_size_at(state, NAT_KECCAK_OFFSET_AT) <= rate && *phase <= 1;
 }
 
