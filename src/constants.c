@@ -454,6 +454,13 @@ const nat_constant nat_constants[] = {
   { "extension_tweak_ed25519_SCALARBYTES", crypto_scalarmult_ed25519_SCALARBYTES, NULL },
 
   /* extras: stream */
+  /* sodium-native's stateful XOR API (src/stream.c checks these sizes at compile time) */
+  { "crypto_stream_xor_STATEBYTES", 136, NULL },
+  { "sn_crypto_stream_xor_STATEBYTES", 136, NULL },
+  { "crypto_stream_chacha20_xor_STATEBYTES", 120, NULL },
+  { "crypto_stream_chacha20_ietf_xor_STATEBYTES", 120, NULL },
+  { "crypto_stream_xchacha20_xor_STATEBYTES", 136, NULL },
+  { "crypto_stream_salsa20_xor_STATEBYTES", 120, NULL },
 
   /* extras: utils */
 
