@@ -207,9 +207,9 @@ for (const { name: backend, sodium } of backends) {
           for (let i = 0; i < 20; i++) {
             const state = new Uint8Array(crypto.randomBytes(sodium[`${p}_STATEBYTES`]))
             const before = toHex(state)
-            assert.throws(() => sodium[`${p}_update`](state, random(40)), (e) => !(e instanceof RangeError) && e.message === `${p}_update failed`)
+            assert.throws(() => sodium[`${p}_update`](state, random(40)), (e) => !(e instanceof RangeError) && e.message === 'invalid state')
             const out = new Uint8Array(16).fill(7)
-            assert.throws(() => sodium[`${p}_final`](state, out), (e) => e.message === `${p}_final failed`)
+            assert.throws(() => sodium[`${p}_final`](state, out), (e) => e.message === 'invalid state')
             assert.strictEqual(toHex(state), before, 'state untouched')
             assert.ok(out.every((b) => b === 7), 'out untouched')
           }
