@@ -6,11 +6,11 @@
 const { out, buf, state, fixed } = require('./kinds')
 
 function mac (p) {
-  const k = (name) => ({ name, len: fixed(`${p}_KEYBYTES`) })
+  const key = fixed(`${p}_KEYBYTES`)
   return {
-    [p]: { args: [out('out', fixed(`${p}_BYTES`)), buf('in'), buf('k', k('k').len)], returns: 'void' },
-    [`${p}_verify`]: { args: [buf('h', fixed(`${p}_BYTES`)), buf('in'), buf('k', k('k').len)], returns: 'bool' },
-    [`${p}_keygen`]: { args: [out('k', k('k').len)], returns: 'void' }
+    [p]: { args: [out('out', fixed(`${p}_BYTES`)), buf('in'), buf('k', key)], returns: 'void' },
+    [`${p}_verify`]: { args: [buf('h', fixed(`${p}_BYTES`)), buf('in'), buf('k', key)], returns: 'bool' },
+    [`${p}_keygen`]: { args: [out('k', key)], returns: 'void' }
   }
 }
 
