@@ -441,6 +441,18 @@ const nat_constant nat_constants[] = {
   /* extras: ipcrypt */
 
   /* extras: kdf */
+  SIZE(crypto_kdf_hkdf_sha256_STATEBYTES, crypto_kdf_hkdf_sha256_state),
+  SIZE(crypto_kdf_hkdf_sha512_STATEBYTES, crypto_kdf_hkdf_sha512_state),
+  /* PBKDF2 (src/crypto/pbkdf2.h has the same values): sodium-native 5.1.0's SHA-512 constants,
+   * and the same shape for SHA-256. BYTES_MAX = (2^32 - 1) * hLen, capped at SIZE_MAX. */
+  { "extension_pbkdf2_sha512_SALTBYTES", 16U, NULL },
+  { "extension_pbkdf2_sha512_HASHBYTES", crypto_auth_hmacsha512_BYTES, NULL },
+  { "extension_pbkdf2_sha512_ITERATIONS_MIN", 1U, NULL },
+  { "extension_pbkdf2_sha512_BYTES_MAX", SODIUM_MIN(SODIUM_SIZE_MAX, 0xffffffffULL * crypto_auth_hmacsha512_BYTES), NULL },
+  { "extension_pbkdf2_sha256_SALTBYTES", 16U, NULL },
+  { "extension_pbkdf2_sha256_HASHBYTES", crypto_auth_hmacsha256_BYTES, NULL },
+  { "extension_pbkdf2_sha256_ITERATIONS_MIN", 1U, NULL },
+  { "extension_pbkdf2_sha256_BYTES_MAX", SODIUM_MIN(SODIUM_SIZE_MAX, 0xffffffffULL * crypto_auth_hmacsha256_BYTES), NULL },
 
   /* extras: kem */
 
