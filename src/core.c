@@ -159,6 +159,53 @@ NAT_KEYED_CORE(crypto_core_salsa208)
 #pragma GCC diagnostic pop
 #endif
 
+/* Keccak-p[1600] (SHA-3's permutation) on a caller-held state of
+ * crypto_core_keccak1600_STATEBYTES bytes. libsodium does not bound offset and length; these
+ * bindings keep every access inside the 200-byte (1600-bit) permutation state. */
+static napi_value nat_crypto_core_keccak1600_init(napi_env env, napi_callback_info info) {
+  ARGS(1);
+  STATE(state, 0, crypto_core_keccak1600_state);
+  crypto_core_keccak1600_init(&state);
+  STATE_SAVE(state);
+  return nat_undefined(env);
+}
+
+static napi_value nat_crypto_core_keccak1600_xor_bytes(napi_env env, napi_callback_info info) {
+  ARGS(3);
+  STATE(state, 0, crypto_core_keccak1600_state);
+  BUF(bytes, 1);
+  U64(offset, 2, 0, 200);
+  LEN_MAX(bytes, 200 - offset);
+  crypto_core_keccak1600_xor_bytes(&state, bytes, (size_t) offset, bytes_len);
+  STATE_SAVE(state);
+  return nat_undefined(env);
+}
+
+/* The state is only read here; STATE still gives the aligned copy libsodium's code expects. */
+static napi_value nat_crypto_core_keccak1600_extract_bytes(napi_env env, napi_callback_info info) {
+  ARGS(3);
+  STATE(state, 0, crypto_core_keccak1600_state);
+  OUT(bytes, 1);
+  U64(offset, 2, 0, 200);
+  LEN_MAX(bytes, 200 - offset);
+  crypto_core_keccak1600_extract_bytes(&state, bytes, (size_t) offset, bytes_len);
+  sodium_memzero(&state, sizeof state);
+  return nat_undefined(env);
+}
+
+#define NAT_KECCAK1600_PERMUTE(rounds)                                                          \
+  static napi_value nat_crypto_core_keccak1600_permute_##rounds(napi_env env,                 \
+                                                                napi_callback_info info) {    \
+    ARGS(1);                                                                                  \
+    STATE(state, 0, crypto_core_keccak1600_state);                                            \
+    crypto_core_keccak1600_permute_##rounds(&state);                                          \
+    STATE_SAVE(state);                                                                        \
+    return nat_undefined(env);                                                                \
+  }
+
+NAT_KECCAK1600_PERMUTE(24)
+NAT_KECCAK1600_PERMUTE(12)
+
 /* Scalar multiplication q = n * p. X25519 (crypto_scalarmult, _curve25519) throws when the
  * result is all zeros (p of small order), like sodium-native. Ed25519 throws when p is not a
  * canonical point of the main subgroup, or n * p is the identity, or n is zero; Ristretto255 when p
@@ -214,6 +261,12 @@ NAT_FAMILY(core,
   FN(crypto_core_salsa20),
   FN(crypto_core_salsa2012),
   FN(crypto_core_salsa208),
+  /* crypto_core_keccak1600 */
+  FN(crypto_core_keccak1600_init),
+  FN(crypto_core_keccak1600_xor_bytes),
+  FN(crypto_core_keccak1600_extract_bytes),
+  FN(crypto_core_keccak1600_permute_24),
+  FN(crypto_core_keccak1600_permute_12),
   /* crypto_scalarmult */
   FN(crypto_scalarmult),
   FN(crypto_scalarmult_base),

@@ -379,6 +379,74 @@ for (const { name: backend, sodium } of backends) {
       })
     })
 
+    describe('crypto_core_keccak1600', () => {
+      const K = 'crypto_core_keccak1600'
+      const fresh = () => { const st = new Uint8Array(sodium[`${K}_STATEBYTES`]).fill(0xff); sodium[`${K}_init`](st); return st }
+      const read = (st, len = 200, offset = 0) => { const out = new Uint8Array(len); sodium[`${K}_extract_bytes`](st, out, offset); return out }
+
+      it('core_keccak1600.c: Keccak-f[1600] and Keccak-p[1600,12] vectors, through xor_bytes/extract_bytes', () => {
+        for (const t of vectors('libsodium/core_keccak1600.json').tests) {
+          const st = fresh()
+          assert.ok(isZero(read(st)), 'init zeroes the state')
+          sodium[`${K}_xor_bytes`](st, hex(t.input), 0)
+          sodium[`${K}_permute_${t.rounds}`](st)
+          if (t.output) {
+            assert.strictEqual(toHex(read(st)), t.output, `${t.rounds} rounds`)
+          } else {
+            sodium[`${K}_permute_${t.rounds}`](st)
+            assert.strictEqual(toHex(read(st, 32)), t.twice_prefix, `${t.rounds}+${t.rounds} rounds`)
+          }
+        }
+      })
+
+      // FIPS 202 sponges built from the permutation, against node:crypto: SHA3-256/512 (pad 0x06)
+      // and SHAKE128/256 (pad 0x1f), absorbing several blocks and squeezing several.
+      const sponge = (rate, pad, m, outLen) => {
+        const st = fresh()
+        let off = 0
+        for (; m.length - off >= rate; off += rate) {
+          sodium[`${K}_xor_bytes`](st, m.subarray(off, off + rate), 0)
+          sodium[`${K}_permute_24`](st)
+        }
+        sodium[`${K}_xor_bytes`](st, m.subarray(off), 0)
+        sodium[`${K}_xor_bytes`](st, Uint8Array.of(pad), m.length - off)
+        sodium[`${K}_xor_bytes`](st, Uint8Array.of(0x80), rate - 1)
+        sodium[`${K}_permute_24`](st)
+        const out = []
+        for (let left = outLen; left > 0; left -= rate) {
+          out.push(read(st, Math.min(rate, left)))
+          if (left > rate) sodium[`${K}_permute_24`](st)
+        }
+        return Buffer.concat(out).toString('hex')
+      }
+
+      it('permute_24 drives SHA3-256, SHA3-512, SHAKE128 and SHAKE256 equal to node:crypto', () => {
+        for (const len of [0, 1, 71, 72, 135, 136, 137, 168, 500]) {
+          const m = random(len)
+          assert.strictEqual(sponge(136, 0x06, m, 32), crypto.createHash('sha3-256').update(m).digest('hex'), `sha3-256 ${len}`)
+          assert.strictEqual(sponge(72, 0x06, m, 64), crypto.createHash('sha3-512').update(m).digest('hex'), `sha3-512 ${len}`)
+          assert.strictEqual(sponge(168, 0x1f, m, 400), crypto.createHash('shake128', { outputLength: 400 }).update(m).digest('hex'), `shake128 ${len}`)
+          assert.strictEqual(sponge(136, 0x1f, m, 300), crypto.createHash('shake256', { outputLength: 300 }).update(m).digest('hex'), `shake256 ${len}`)
+        }
+      })
+
+      it('xor_bytes and extract_bytes stay inside the 200-byte state (libsodium itself does not check)', () => {
+        const st = fresh()
+        sodium[`${K}_xor_bytes`](st, Uint8Array.of(0x5a), 199)
+        assert.strictEqual(read(st, 1, 199)[0], 0x5a)
+        sodium[`${K}_xor_bytes`](st, new Uint8Array(0), 200)
+        const none = new Uint8Array(0)
+        sodium[`${K}_extract_bytes`](st, none, 200)
+        assert.throws(() => sodium[`${K}_xor_bytes`](st, new Uint8Array(2), 199), rangeError('bytes must be at most 200 - offset bytes long'))
+        assert.throws(() => sodium[`${K}_extract_bytes`](st, new Uint8Array(201), 0), rangeError('bytes must be at most 200 - offset bytes long'))
+        assert.throws(() => sodium[`${K}_xor_bytes`](st, new Uint8Array(0), 201), rangeError('offset must be an integer between 0 and 200'))
+        assert.throws(() => sodium[`${K}_permute_24`](new Uint8Array(200)), rangeError('state must be sizeof(crypto_core_keccak1600_state) bytes long'))
+        const copy = Uint8Array.from(st)
+        read(st, 50, 10)
+        assert.strictEqual(toHex(st), toHex(copy), 'extract_bytes leaves the state as it was')
+      })
+    })
+
     describe('aliasing and overlap', () => {
       // Every output may be the very buffer of an input: results must equal the separate-buffer ones.
       const point = (G) => call(`${G}_random`, 32)

@@ -1,8 +1,9 @@
 'use strict'
-// crypto_core_* and crypto_scalarmult_* (src/core.c). Group operations throw when libsodium
+// crypto_core_* (Ed25519/Ristretto255 arithmetic, HChaCha20/HSalsa20/Salsa20 cores, Keccak-p[1600])
+// and crypto_scalarmult_* (src/core.c). Group operations throw when libsodium
 // refuses a point or an identity result; scalar arithmetic never fails except inverting zero in
 // Ristretto255 (Ed25519's invert ignores that answer, as sodium-native does).
-const { out, buf, opt, fixed } = require('./kinds')
+const { out, buf, opt, num, state, fixed, atMost } = require('./kinds')
 
 function group (g, extra) {
   const P = fixed(`${g}_BYTES`)
@@ -57,6 +58,21 @@ function scalarmultBase (s, K) {
   }
 }
 
+// Keccak-p[1600] on a caller-held state. The real bound on bytes is 200 - offset (checked in C);
+// kinds.js cannot relate a length to a number argument, so the table says at most 200.
+function keccak () {
+  const st = state('state', 'crypto_core_keccak1600_STATEBYTES')
+  const offset = num('offset', [0, 200])
+  const p = 'crypto_core_keccak1600'
+  return {
+    [`${p}_init`]: { args: [st], returns: 'void' },
+    [`${p}_xor_bytes`]: { args: [st, buf('bytes', atMost(200)), offset], returns: 'void' },
+    [`${p}_extract_bytes`]: { args: [st, out('bytes', atMost(200)), offset], returns: 'void' },
+    [`${p}_permute_24`]: { args: [st], returns: 'void' },
+    [`${p}_permute_12`]: { args: [st], returns: 'void' }
+  }
+}
+
 const ed = 'crypto_core_ed25519'
 const ri = 'crypto_core_ristretto255'
 
@@ -77,6 +93,7 @@ module.exports = {
   ...keyed('crypto_core_salsa20'),
   ...keyed('crypto_core_salsa2012'),
   ...keyed('crypto_core_salsa208'),
+  ...keccak(),
   ...scalarmult('crypto_scalarmult'),
   ...scalarmultBase('crypto_scalarmult_base', 'crypto_scalarmult'),
   ...scalarmult('crypto_scalarmult_curve25519'),

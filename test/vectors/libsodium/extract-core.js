@@ -108,3 +108,17 @@ const { read, cArray, cStrings, hexBytes } = require('./c-source')
     multiples
   }])
 }
+
+// Keccak-p[1600] permutations (core_keccak1600.c): 24 rounds of the zero state and of a pattern
+// state, 12 rounds of the zero state, and the first 32 bytes after two permutations of each kind.
+{
+  const text = read('core_keccak1600.c')
+  const twice = Object.fromEntries([...read('core_keccak1600.exp').matchAll(/After (\d+)\+\d+ rounds: ([0-9a-f]{64})/g)].map((m) => [m[1], m[2]]))
+  write('core_keccak1600', 'core_keccak1600.c (+ .exp)', [
+    { rounds: 24, input: '00'.repeat(200), output: cArray(text, 'keccak_f_1600_zero_expected') },
+    { rounds: 24, input: cArray(text, 'keccak_f_1600_pattern_input'), output: cArray(text, 'keccak_f_1600_pattern_expected') },
+    { rounds: 12, input: '00'.repeat(200), output: cArray(text, 'keccak_p_12_zero_expected') },
+    { rounds: 24, input: '00'.repeat(200), twice_prefix: twice[24] },
+    { rounds: 12, input: '00'.repeat(200), twice_prefix: twice[12] }
+  ])
+}
