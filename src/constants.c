@@ -435,6 +435,7 @@ const nat_constant nat_constants[] = {
   /* extras: box */
 
   /* extras: core */
+  SIZE(crypto_core_keccak1600_STATEBYTES, crypto_core_keccak1600_state),
 
   /* extras: hash */
 
