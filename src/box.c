@@ -178,21 +178,12 @@ static napi_value nat_crypto_kx_seed_keypair(napi_env env, napi_callback_info in
   RETURN_OK(crypto_kx_seed_keypair(pk, sk, seed));
 }
 
-/* An optional output buffer (nat.h has OPT_BUF for optional inputs only): null or undefined give
- * x == NULL, and the wasm glue copies it back when it is given. */
-#define NAT_OPT_OUT(x, i)                                                    \
-  unsigned char *x;                                                          \
-  size_t x##_len;                                                            \
-  do {                                                                       \
-    if (!nat_get_buf(env, argv[i], #x, true, true, &x, &x##_len)) return NULL; \
-  } while (0)
-
 /* Fails (throws) when the peer's public key has small order. */
 #define NAT_KX_SESSION_KEYS(side, peer)                                                      \
   static napi_value nat_crypto_kx_##side##_session_keys(napi_env env,                        \
                                                         napi_callback_info info) {           \
     ARGS(5);                                                                                 \
-    NAT_OPT_OUT(rx, 0); NAT_OPT_OUT(tx, 1);                                                  \
+    OPT_OUT(rx, 0); OPT_OUT(tx, 1);                                                  \
     BUF(side##_pk, 2); BUF(side##_sk, 3); BUF(peer##_pk, 4);                                 \
     if (rx == NULL && tx == NULL) return nat_throw_type(env, "rx", "must be a TypedArray when tx is null"); \
     if (rx != NULL) LEN_EQ(rx, crypto_kx_SESSIONKEYBYTES);                                   \

@@ -4,7 +4,6 @@
 
 #include "nat.h"
 
-static napi_value nat_throw_napi(napi_env env);
 
 /* Zero-length views may have no backing store; libsodium still gets a valid pointer. */
 static unsigned char nat_empty[1];
@@ -36,8 +35,7 @@ napi_value nat_throw_failed(napi_env env, const char *binding_name) {
   return nat_throw(env, napi_throw_error, binding_name, "failed");
 }
 
-/* A Node-API call failed: throw its own error text unless an exception is already pending. */
-static napi_value nat_throw_napi(napi_env env) {
+napi_value nat_throw_napi(napi_env env) {
   bool pending = false;
   if (napi_is_exception_pending(env, &pending) == napi_ok && pending) return NULL;
   const napi_extended_error_info *info = NULL;

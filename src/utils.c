@@ -263,12 +263,6 @@ static napi_value nat_secure_arraybuffer(napi_env env, napi_value view) {
   return arraybuffer;
 }
 
-static napi_value nat_napi_failed(napi_env env, const char *fallback) {
-  const napi_extended_error_info *error = NULL;
-  napi_get_last_error_info(env, &error);
-  return nat_throw_error(env, error && error->error_message ? error->error_message : fallback);
-}
-
 static napi_value nat_sodium_malloc(napi_env env, napi_callback_info info) {
   ARGS(1);
   U32(size, 0, 0, UINT32_MAX);
@@ -277,14 +271,14 @@ static napi_value nat_sodium_malloc(napi_env env, napi_callback_info info) {
   napi_value buf, arraybuffer;
   /* Fails where external buffers are not allowed (Node with the V8 sandbox). */
   if (napi_create_external_buffer(env, size, ptr, nat_secure_finalize, NULL, &buf) != napi_ok) {
-    napi_value error = nat_napi_failed(env, "sodium_malloc failed");
+    napi_value error = nat_throw_napi(env);
     sodium_free(ptr);
     return error;
   }
   /* From here the finalizer owns ptr. */
   if (napi_get_typedarray_info(env, buf, NULL, NULL, NULL, &arraybuffer, NULL) != napi_ok ||
       napi_type_tag_object(env, arraybuffer, &nat_secure_tag) != napi_ok) {
-    return nat_napi_failed(env, "sodium_malloc failed");
+    return nat_throw_napi(env);
   }
   return buf;
 }
@@ -295,7 +289,7 @@ static napi_value nat_sodium_free(napi_env env, napi_callback_info info) {
   BUF(ptr, 0);
   napi_value arraybuffer = nat_secure_arraybuffer(env, argv[0]);
   if (arraybuffer != NULL && napi_detach_arraybuffer(env, arraybuffer) != napi_ok) {
-    return nat_napi_failed(env, "sodium_free failed");
+    return nat_throw_napi(env);
   }
   return nat_undefined(env);
 }

@@ -2,7 +2,7 @@
 // crypto_box, crypto_box_curve25519xchacha20poly1305, crypto_kx (src/box.c).
 // Opening answers with a boolean (sodium-native); keypair/box/seal/beforenm throw when libsodium
 // refuses (a public key of small order).
-const { out, buf, opt, fixed, plus, minus, same, atLeast } = require('./kinds')
+const { out, buf, fixed, plus, minus, same, atLeast, optOut } = require('./kinds')
 
 // keypair, seed_keypair and beforenm: every box has them.
 function keys (p) {
@@ -79,10 +79,9 @@ function box (p) {
   }
 }
 
-// Session keys: rx or tx may be null (not both). They are outputs; kinds.js has no "optional
-// output" kind yet, so they are `opt` with `writes: true` (the C side marks them as outputs).
+// Session keys: rx or tx may be null (not both).
 function session (side, peer) {
-  const key = (name) => opt(name, fixed('crypto_kx_SESSIONKEYBYTES'), { writes: true })
+  const key = (name) => optOut(name, fixed('crypto_kx_SESSIONKEYBYTES'))
   return {
     args: [key('rx'), key('tx'), buf(`${side}_pk`, fixed('crypto_kx_PUBLICKEYBYTES')),
       buf(`${side}_sk`, fixed('crypto_kx_SECRETKEYBYTES')), buf(`${peer}_pk`, fixed('crypto_kx_PUBLICKEYBYTES'))],
