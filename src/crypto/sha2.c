@@ -566,7 +566,7 @@ int nat_sha512(unsigned char out[64], const unsigned char *in, size_t inlen) {
 
 /* HMAC (RFC 2104) as libsodium's auth_hmacsha256.c / auth_hmacsha512.c compute it: a key
  * longer than a block is hashed first; ictx absorbs key ^ ipad and octx key ^ opad; final
- * hashes the inner digest into octx. */
+ * hashes the inner digest into octx (both hash finals leave their halves zeroed). */
 #define HMAC_SHA2(H, BLOCK, BYTES)                                                           \
   int nat_hmac##H##_init(crypto_auth_hmac##H##_state *state, const unsigned char *key,       \
                          size_t keylen) {                                                    \
@@ -609,3 +609,95 @@ int nat_sha512(unsigned char out[64], const unsigned char *in, size_t inlen) {
 
 HMAC_SHA2(sha256, 64, 32)
 HMAC_SHA2(sha512, 128, 64)
+
+/* HMAC-SHA-512-256 (crypto_auth): HMAC-SHA-512 on the same state, truncated to 32 bytes. */
+int nat_hmacsha512256_final(crypto_auth_hmacsha512256_state *state, unsigned char out[32]) {
+  unsigned char out64[64];
+
+  nat_hmacsha512_final(state, out64);
+  memcpy(out, out64, 32);
+  sodium_memzero(out64, sizeof out64);
+  return 0;
+}
+
+/* One-shot MACs under libsodium's fixed-size keys, and their constant-time verification. */
+#define HMAC_ONESHOT(P, H, BYTES)                                                            \
+  int nat_hmac##P(unsigned char out[BYTES], const unsigned char *in, size_t inlen,           \
+                  const unsigned char k[crypto_auth_hmac##P##_KEYBYTES]) {                   \
+    crypto_auth_hmac##P##_state state;                                                       \
+                                                                                             \
+    nat_hmac##H##_init(&state, k, crypto_auth_hmac##P##_KEYBYTES);                           \
+    nat_hmac##H##_update(&state, in, inlen);                                                 \
+    return nat_hmac##P##_final(&state, out);                                                 \
+  }                                                                                          \
+                                                                                             \
+  int nat_hmac##P##_verify(const unsigned char h[BYTES], const unsigned char *in,            \
+                           size_t inlen, const unsigned char k[crypto_auth_hmac##P##_KEYBYTES]) { \
+    unsigned char correct[BYTES];                                                            \
+    int rc;                                                                                  \
+                                                                                             \
+    nat_hmac##P(correct, in, inlen, k);                                                      \
+    rc = crypto_verify_##BYTES(h, correct);                                                  \
+    sodium_memzero(correct, sizeof correct);                                                 \
+    return rc;                                                                               \
+  }
+
+HMAC_ONESHOT(sha256, sha256, 32)
+HMAC_ONESHOT(sha512, sha512, 64)
+HMAC_ONESHOT(sha512256, sha512, 32)
+
+/* HKDF (RFC 5869) as libsodium's kdf_hkdf_sha256.c / kdf_hkdf_sha512.c compute it: extract is
+ * HMAC(salt, ikm); expand makes T(i) = HMAC(prk, T(i-1) || ctx || i) for i = 1, 2, ... and
+ * refuses more than BYTES_MAX bytes (255 blocks). out must not overlap ctx or prk. */
+#define HKDF_SHA2(H, BYTES)                                                                  \
+  int nat_hkdf_##H##_extract_init(crypto_kdf_hkdf_##H##_state *state,                        \
+                                  const unsigned char *salt, size_t salt_len) {              \
+    return nat_hmac##H##_init(&state->st, salt, salt_len);                                   \
+  }                                                                                          \
+                                                                                             \
+  int nat_hkdf_##H##_extract_update(crypto_kdf_hkdf_##H##_state *state,                      \
+                                    const unsigned char *ikm, size_t ikm_len) {              \
+    return nat_hmac##H##_update(&state->st, ikm, ikm_len);                                   \
+  }                                                                                          \
+                                                                                             \
+  int nat_hkdf_##H##_extract_final(crypto_kdf_hkdf_##H##_state *state,                       \
+                                   unsigned char prk[BYTES]) {                               \
+    nat_hmac##H##_final(&state->st, prk);                                                    \
+    sodium_memzero(state, sizeof *state);                                                    \
+    return 0;                                                                                \
+  }                                                                                          \
+                                                                                             \
+  int nat_hkdf_##H##_extract(unsigned char prk[BYTES], const unsigned char *salt,            \
+                             size_t salt_len, const unsigned char *ikm, size_t ikm_len) {    \
+    crypto_kdf_hkdf_##H##_state state;                                                       \
+                                                                                             \
+    nat_hkdf_##H##_extract_init(&state, salt, salt_len);                                     \
+    nat_hkdf_##H##_extract_update(&state, ikm, ikm_len);                                     \
+    return nat_hkdf_##H##_extract_final(&state, prk);                                        \
+  }                                                                                          \
+                                                                                             \
+  int nat_hkdf_##H##_expand(unsigned char *out, size_t out_len, const char *ctx,             \
+                            size_t ctx_len, const unsigned char prk[BYTES]) {                \
+    crypto_auth_hmac##H##_state keyed, st;                                                   \
+    unsigned char t[BYTES];                                                                  \
+    unsigned char counter = 1;                                                               \
+                                                                                             \
+    if (out_len > crypto_kdf_hkdf_##H##_BYTES_MAX) return -1;                                \
+    nat_hmac##H##_init(&keyed, prk, BYTES);                                                  \
+    for (size_t i = 0; i < out_len; i += BYTES, counter++) {                                 \
+      const size_t n = out_len - i < (BYTES) ? out_len - i : (BYTES);                        \
+      st = keyed;                                                                            \
+      if (i > 0) nat_hmac##H##_update(&st, t, BYTES);                                        \
+      nat_hmac##H##_update(&st, (const unsigned char *) ctx, ctx_len);                       \
+      nat_hmac##H##_update(&st, &counter, 1);                                                \
+      nat_hmac##H##_final(&st, t);                                                           \
+      memcpy(out + i, t, n);                                                                 \
+    }                                                                                        \
+    sodium_memzero(&keyed, sizeof keyed);                                                    \
+    sodium_memzero(&st, sizeof st);                                                          \
+    sodium_memzero(t, sizeof t);                                                             \
+    return 0;                                                                                \
+  }
+
+HKDF_SHA2(sha256, 32)
+HKDF_SHA2(sha512, 64)
