@@ -220,6 +220,32 @@ static int check(const char *name) {
     b[len % 32] ^= 1;
     CHECK(nat_hmacsha512256_verify(b, m, len, key) == -1, "hmacsha512256 verify refuses", len);
 
+    { /* PBKDF2's inner loop against libsodium's HMAC, from a random U and T */
+      const uint64_t iterations = rnd(5);
+      unsigned char u1[64], t1[64], u2[64], t2[64];
+      randombytes_buf(u1, sizeof u1);
+      randombytes_buf(t1, sizeof t1);
+      memcpy(u2, u1, 64);
+      memcpy(t2, t1, 64);
+      nat_hmacsha256_init(&h1, key, keylen);
+      nat_hmacsha256_iterate(&h1, u1, t1, iterations);
+      for (uint64_t j = 0; j < iterations; j++) {
+        crypto_auth_hmacsha256_init(&h2, key, keylen);
+        crypto_auth_hmacsha256_update(&h2, u2, 32);
+        crypto_auth_hmacsha256_final(&h2, u2);
+        for (int k = 0; k < 32; k++) t2[k] ^= u2[k];
+      }
+      CHECK(memcmp(u1, u2, 32) == 0 && memcmp(t1, t2, 32) == 0, "hmacsha256_iterate", iterations);
+      nat_hmacsha512_init(&g1, key, keylen);
+      nat_hmacsha512_iterate(&g1, u1, t1, iterations);
+      for (uint64_t j = 0; j < iterations; j++) {
+        crypto_auth_hmacsha512_init(&g2, key, keylen);
+        crypto_auth_hmacsha512_update(&g2, u2, 64);
+        crypto_auth_hmacsha512_final(&g2, u2);
+        for (int k = 0; k < 64; k++) t2[k] ^= u2[k];
+      }
+      CHECK(memcmp(u1, u2, 64) == 0 && memcmp(t1, t2, 64) == 0, "hmacsha512_iterate", iterations);
+    }
     nat_hkdf_sha256_extract(a, key, keylen, m, len); crypto_kdf_hkdf_sha256_extract(b, key, keylen, m, len);
     CHECK(memcmp(a, b, 32) == 0, "hkdf_sha256_extract", len);
     memcpy(prk, a, 32);

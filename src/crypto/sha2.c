@@ -204,8 +204,7 @@ static void sha512_blocks_portable(uint64_t st[8], const unsigned char *in, size
  * rotates without touching flags) and read them back. The first block's rounds are interleaved
  * in the source with the vector schedule of words they do not need yet, one schedule step every
  * two rounds, so the CPU runs them side by side on its integer and vector units (gcc keeps the
- * source order on x86); the second block's rounds find all their words ready. An odd block left
- * over takes the scalar path. */
+ * source order on x86); the second block's rounds find all their words ready. */
 static uint64_t K512_PAIRS[160] __attribute__((aligned(32))); /* K512 pairs, each twice */
 
 #define V_ROR64(x, n) _mm256_or_si256(_mm256_srli_epi64(x, n), _mm256_slli_epi64(x, 64 - (n)))
@@ -231,19 +230,15 @@ static uint64_t K512_PAIRS[160] __attribute__((aligned(32))); /* K512 pairs, eac
     V_STORE_KW(x0, t);                                                                    \
   } while (0)
 
-/* The round for this path: Ch as (e & f) + (~e & g) (disjoint bits, so + is |; andn), and Maj
- * as ((a ^ b) & (b ^ c)) ^ b with b ^ c carried over from the previous round's a ^ b in ab_bc
- * (written out, because gcc otherwise rewrites Maj into more operations). */
+/* The round for this path: Ch as (e & f) + (~e & g) (disjoint bits, so + is |; andn). */
 #define ROUND_X(a, b, c, d, e, f, g, h, kw)                                               \
   do {                                                                                    \
-    uint64_t ab_ = (a) ^ (b);                                                             \
     (h) += (kw);                                                                          \
     (h) += ((e) & (f));                                                                   \
     (h) += (~(e) & (g));                                                                  \
     (h) += BSIG1_512(e);                                                                  \
     (d) += (h);                                                                           \
-    (h) += BSIG0_512(a) + ((ab_ & ab_bc) ^ (b));                                          \
-    ab_bc = ab_;                                                                          \
+    (h) += BSIG0_512(a) + MAJ(a, b, c);                                                   \
   } while (0)
 
 /* K_t + W_t of this block: p points at the stored pair of word t0, rounds t0 + j. */
@@ -280,11 +275,12 @@ static uint64_t K512_PAIRS[160] __attribute__((aligned(32))); /* K512 pairs, eac
     S(x7, x0, x3, x4, x6, (t0) + 30);                                                     \
   } while (0)
 
-#define V_LOAD(in, i)                                                                     \
+/* Words 2i, 2i+1 of block lo in the low lane, of block hi in the high lane, byte-swapped. */
+#define V_LOAD(lo, hi, i)                                                                 \
   _mm256_shuffle_epi8(                                                                    \
     _mm256_inserti128_si256(                                                              \
-      _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *) ((in) + 16 * (i)))),       \
-      _mm_loadu_si128((const __m128i *) ((in) + 128 + 16 * (i))), 1),                     \
+      _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *) ((lo) + 16 * (i)))),       \
+      _mm_loadu_si128((const __m128i *) ((hi) + 16 * (i))), 1),                           \
     bswap)
 
 __attribute__((target("avx2,bmi,bmi2"))) static void sha512_blocks_avx2(uint64_t st[8],
@@ -296,17 +292,20 @@ __attribute__((target("avx2,bmi,bmi2"))) static void sha512_blocks_avx2(uint64_t
   const __m256i ror8 = _mm256_set_epi8(8, 15, 14, 13, 12, 11, 10, 9, 0, 7, 6, 5, 4, 3, 2, 1,
                                        8, 15, 14, 13, 12, 11, 10, 9, 0, 7, 6, 5, 4, 3, 2, 1);
 
-  for (; blocks >= 2; blocks -= 2, in += 256) {
-    __m256i x0 = V_LOAD(in, 0), x1 = V_LOAD(in, 1), x2 = V_LOAD(in, 2), x3 = V_LOAD(in, 3);
-    __m256i x4 = V_LOAD(in, 4), x5 = V_LOAD(in, 5), x6 = V_LOAD(in, 6), x7 = V_LOAD(in, 7);
-    uint64_t a, b, c, d, e, f, g, h, ab_bc;
+  while (blocks > 0) {
+    /* a lone last block fills both lanes (its schedule costs the same as one lane's) */
+    const size_t n = blocks > 1 ? 2 : 1;
+    const unsigned char *hi = in + 128 * (n - 1);
+    __m256i x0 = V_LOAD(in, hi, 0), x1 = V_LOAD(in, hi, 1), x2 = V_LOAD(in, hi, 2);
+    __m256i x3 = V_LOAD(in, hi, 3), x4 = V_LOAD(in, hi, 4), x5 = V_LOAD(in, hi, 5);
+    __m256i x6 = V_LOAD(in, hi, 6), x7 = V_LOAD(in, hi, 7);
+    uint64_t a, b, c, d, e, f, g, h;
     const uint64_t *p;
 
     V_STORE_KW(x0, 0); V_STORE_KW(x1, 2); V_STORE_KW(x2, 4); V_STORE_KW(x3, 6);
     V_STORE_KW(x4, 8); V_STORE_KW(x5, 10); V_STORE_KW(x6, 12); V_STORE_KW(x7, 14);
-    for (int blk = 0; blk < 2; blk++) {
+    for (size_t blk = 0; blk < n; blk++) {
       a = st[0]; b = st[1]; c = st[2]; d = st[3]; e = st[4]; f = st[5]; g = st[6]; h = st[7];
-      ab_bc = b ^ c;
       p = kw + 2 * blk;
       if (blk == 0) {
         for (int t = 0; t < 64; t += 16, p += 32) ROUNDS16_X(V_SCHEDULE, t);
@@ -317,8 +316,9 @@ __attribute__((target("avx2,bmi,bmi2"))) static void sha512_blocks_avx2(uint64_t
       st[0] += a; st[1] += b; st[2] += c; st[3] += d;
       st[4] += e; st[5] += f; st[6] += g; st[7] += h;
     }
+    in += 128 * n;
+    blocks -= n;
   }
-  if (blocks > 0) sha512_compress(st, in, kw);
   sodium_memzero(kw, sizeof kw);
 }
 
@@ -619,6 +619,38 @@ int nat_hmacsha512256_final(crypto_auth_hmacsha512256_state *state, unsigned cha
   sodium_memzero(out64, sizeof out64);
   return 0;
 }
+
+/* PBKDF2's inner loop (RFC 8018 section 5.2, the U_j): `iterations` times u = HMAC(key, u) and
+ * t ^= u, where keyed is a state fresh from init (one block absorbed in each half). Every
+ * message is one digest long, so each HMAC is two compressions of a block of fixed layout
+ * (digest, 0x80, zeros, the bit length of block + digest) from the chaining values init left:
+ * no buffering, no per-iteration state copies. */
+#define HMAC_ITERATE(H, WORD, BLOCK, BYTES, STORE)                                            \
+  void nat_hmac##H##_iterate(const crypto_auth_hmac##H##_state *keyed, unsigned char u[BYTES], \
+                             unsigned char t[BYTES], uint64_t iterations) {                   \
+    unsigned char block[BLOCK];                                                               \
+    WORD st[8];                                                                               \
+                                                                                              \
+    memcpy(block, u, BYTES);                                                                  \
+    block[BYTES] = 0x80;                                                                      \
+    memset(block + (BYTES) + 1, 0, (BLOCK) - (BYTES) - 1);                                    \
+    store64_be(block + (BLOCK) - 8, 8 * (uint64_t) ((BLOCK) + (BYTES)));                      \
+    for (; iterations > 0; iterations--) {                                                    \
+      memcpy(st, keyed->ictx.state, sizeof st);                                               \
+      H##_blocks(st, block, 1);                                                               \
+      for (int i = 0; i < 8; i++) STORE(block + sizeof(WORD) * i, st[i]);                    \
+      memcpy(st, keyed->octx.state, sizeof st);                                               \
+      H##_blocks(st, block, 1);                                                               \
+      for (int i = 0; i < 8; i++) STORE(block + sizeof(WORD) * i, st[i]);                    \
+      for (int i = 0; i < (BYTES); i++) t[i] ^= block[i];                                     \
+    }                                                                                         \
+    memcpy(u, block, BYTES);                                                                  \
+    sodium_memzero(block, sizeof block);                                                      \
+    sodium_memzero(st, sizeof st);                                                            \
+  }
+
+HMAC_ITERATE(sha256, uint32_t, 64, 32, store32_be)
+HMAC_ITERATE(sha512, uint64_t, 128, 64, store64_be)
 
 /* One-shot MACs under libsodium's fixed-size keys, and their constant-time verification. */
 #define HMAC_ONESHOT(P, H, BYTES)                                                            \

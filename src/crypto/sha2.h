@@ -53,6 +53,13 @@ int nat_hmacsha512(unsigned char out[64], const unsigned char *in, size_t inlen,
 int nat_hmacsha512_verify(const unsigned char h[64], const unsigned char *in, size_t inlen,
                           const unsigned char k[32]);
 
+/* PBKDF2's inner loop: `iterations` times u = HMAC(key, u) and t ^= u, where keyed is a state
+ * just initialised with the key (and not updated). */
+void nat_hmacsha256_iterate(const crypto_auth_hmacsha256_state *keyed, unsigned char u[32],
+                            unsigned char t[32], uint64_t iterations);
+void nat_hmacsha512_iterate(const crypto_auth_hmacsha512_state *keyed, unsigned char u[64],
+                            unsigned char t[64], uint64_t iterations);
+
 /* HMAC-SHA-512 truncated to 32 bytes (crypto_auth); its state is HMAC-SHA-512's. */
 #define nat_hmacsha512256_init nat_hmacsha512_init
 #define nat_hmacsha512256_update nat_hmacsha512_update
