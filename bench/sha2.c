@@ -16,6 +16,9 @@
  * With -DNAT_BENCH_OPENSSL ... -lcrypto it also times OpenSSL's SHA256()/SHA512() (node:crypto
  * runs the same assembly: check `node -p process.versions.openssl` against `openssl version`).
  *
+ * It also builds for aarch64 (run under qemu-aarch64 -cpu max: it checks the ARMv8 SHA-256
+ * code) and wasm32-wasi (the portable code with a 32-bit size_t).
+ *
  * Time is the thread's CPU time; on x86-64 it is reported in TSC cycles (the nominal clock, not
  * core cycles under turbo), elsewhere in nanoseconds. The file includes sha2.c itself to reach
  * its static compression functions. */
@@ -95,8 +98,8 @@ static void run(const char *title, const impl *impls, size_t n_impls) {
   unsigned char sink = 0;
 
   for (size_t i = 0; i < sizes[n_sizes - 1]; i++) in[i] = (unsigned char) (i * 131 + 7);
-  printf("\n%s: %s per byte, median (min) of %d alternating rounds\n%-10s", title, TICK_UNIT, ROUNDS,
-         "size");
+  printf("\n%s: %s per byte, median (min) of %d alternating rounds\n%-10s", title, TICK_UNIT,
+         ROUNDS, "size");
   for (size_t k = 0; k < n_impls; k++) printf("%16s", impls[k].name);
   printf("\n");
   for (size_t s = 0; s < n_sizes; s++) {
@@ -204,7 +207,8 @@ static int check(const char *name) {
     randombytes_buf(key, sizeof key);
     nat_hmacsha256_init(&h1, key, keylen); crypto_auth_hmacsha256_init(&h2, key, keylen);
     nat_hmacsha512_init(&g1, key, keylen); crypto_auth_hmacsha512_init(&g2, key, keylen);
-    CHECK(memcmp(&h1, &h2, sizeof h1) == 0 && memcmp(&g1, &g2, sizeof g1) == 0, "hmac init", keylen);
+    CHECK(memcmp(&h1, &h2, sizeof h1) == 0 && memcmp(&g1, &g2, sizeof g1) == 0, "hmac init",
+          keylen);
     nat_hmacsha256_update(&h1, m, len); crypto_auth_hmacsha256_update(&h2, m, len);
     nat_hmacsha512_update(&g1, m, len); crypto_auth_hmacsha512_update(&g2, m, len);
     nat_hmacsha256_final(&h1, a); crypto_auth_hmacsha256_final(&h2, b);
@@ -216,7 +220,8 @@ static int check(const char *name) {
     nat_hmacsha512(a, m, len, key); crypto_auth_hmacsha512(b, m, len, key);
     CHECK(memcmp(a, b, 64) == 0 && nat_hmacsha512_verify(b, m, len, key) == 0, "hmacsha512", len);
     nat_hmacsha512256(a, m, len, key); crypto_auth_hmacsha512256(b, m, len, key);
-    CHECK(memcmp(a, b, 32) == 0 && nat_hmacsha512256_verify(b, m, len, key) == 0, "hmacsha512256", len);
+    CHECK(memcmp(a, b, 32) == 0 && nat_hmacsha512256_verify(b, m, len, key) == 0,
+          "hmacsha512256", len);
     b[len % 32] ^= 1;
     CHECK(nat_hmacsha512256_verify(b, m, len, key) == -1, "hmacsha512256 verify refuses", len);
 
@@ -246,13 +251,15 @@ static int check(const char *name) {
       }
       CHECK(memcmp(u1, u2, 64) == 0 && memcmp(t1, t2, 64) == 0, "hmacsha512_iterate", iterations);
     }
-    nat_hkdf_sha256_extract(a, key, keylen, m, len); crypto_kdf_hkdf_sha256_extract(b, key, keylen, m, len);
+    nat_hkdf_sha256_extract(a, key, keylen, m, len);
+    crypto_kdf_hkdf_sha256_extract(b, key, keylen, m, len);
     CHECK(memcmp(a, b, 32) == 0, "hkdf_sha256_extract", len);
     memcpy(prk, a, 32);
     nat_hkdf_sha256_expand(okm1, outlen, (const char *) m, len % 100, prk);
     crypto_kdf_hkdf_sha256_expand(okm2, outlen, (const char *) m, len % 100, prk);
     CHECK(memcmp(okm1, okm2, outlen) == 0, "hkdf_sha256_expand", outlen);
-    nat_hkdf_sha512_extract(a, key, keylen, m, len); crypto_kdf_hkdf_sha512_extract(b, key, keylen, m, len);
+    nat_hkdf_sha512_extract(a, key, keylen, m, len);
+    crypto_kdf_hkdf_sha512_extract(b, key, keylen, m, len);
     CHECK(memcmp(a, b, 64) == 0, "hkdf_sha512_extract", len);
     memcpy(prk, a, 64);
     nat_hkdf_sha512_expand(okm1, outlen, (const char *) m, len % 100, prk);
@@ -275,6 +282,9 @@ int main(int argc, char **argv) {
 #ifdef NAT_SHA2_X86
   if (cpu_detect().shani) i256[n256++] = (impl){"shani", nat_sha256, sha256_blocks_shani, NULL};
   if (cpu_detect().avx2_bmi2) i512[n512++] = (impl){"avx2", nat_sha512, NULL, sha512_blocks_avx2};
+#endif
+#ifdef NAT_SHA2_ARM
+  if (cpu_has_armv8_sha2()) i256[n256++] = (impl){"armv8", nat_sha256, sha256_blocks_armv8, NULL};
 #endif
   /* every pairing of a SHA-256 and a SHA-512 compression function */
   for (size_t x = 0; x < n256; x++) {

@@ -1,8 +1,11 @@
-/* SHA-256 and SHA-512 (FIPS 180-4) and their HMACs, on libsodium's state structs: see sha2.h.
+/* SHA-256 and SHA-512 (FIPS 180-4), HMAC and HKDF on them, on libsodium's state structs: see
+ * sha2.h.
  *
- * Each hash has a compression function over whole blocks, picked once at load time (dispatch at
- * the end of this file), and streaming code that follows libsodium 1.0.22's hash_sha256_cp.c and
- * hash_sha512_cp.c step for step, so that states stay byte-identical to libsodium's. */
+ * In this order: the portable compression functions (whole blocks); the x86-64 ones (SHA-512 on
+ * AVX2 + BMI2, SHA-256 on SHA-NI) and the ARMv8 one (SHA-256); the dispatch that picks one per
+ * hash once, at load time; the streaming code, which follows libsodium 1.0.22's
+ * hash_sha256_cp.c and hash_sha512_cp.c step for step so that states stay byte-identical to
+ * libsodium's; then HMAC, PBKDF2's inner loop and HKDF. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,6 +17,26 @@
 #define NAT_SHA2_X86 1
 #include <cpuid.h>
 #include <immintrin.h>
+#endif
+
+/* ARMv8 SHA-256 instructions: where the whole build targets them (Apple silicon, or
+ * -march=...+crypto), or with gcc's target attribute behind a run-time check (clang before 16
+ * cannot compile NEON intrinsics under a target attribute: portable code there). */
+#if defined(__aarch64__) && \
+  (defined(__ARM_FEATURE_SHA2) || (defined(__GNUC__) && !defined(__clang__)))
+#define NAT_SHA2_ARM 1
+#include <arm_neon.h>
+#ifdef __ARM_FEATURE_SHA2
+#define NAT_ARM_SHA2_TARGET
+#else
+#define NAT_ARM_SHA2_TARGET __attribute__((target("+crypto")))
+#endif
+#if defined(__linux__) && !defined(__ARM_FEATURE_SHA2)
+#include <sys/auxv.h>
+#ifndef HWCAP_SHA2
+#define HWCAP_SHA2 (1 << 6) /* Linux arch/arm64 uapi hwcap.h */
+#endif
+#endif
 #endif
 
 /* The one-block code is inlined into each compression function, which may be compiled for
@@ -217,8 +240,9 @@ static uint64_t K512_PAIRS[160] __attribute__((aligned(32))); /* K512 pairs, eac
 
 /* kw[2t .. 2t+3] = K + W for words t, t+1 of both blocks. */
 #define V_STORE_KW(x, t)                                                                  \
-  _mm256_store_si256((__m256i *) &kw[2 * (t)],                                            \
-                     _mm256_add_epi64(x, _mm256_load_si256((const __m256i *) &K512_PAIRS[2 * (t)])))
+  _mm256_store_si256(                                                                     \
+    (__m256i *) &kw[2 * (t)],                                                             \
+    _mm256_add_epi64(x, _mm256_load_si256((const __m256i *) &K512_PAIRS[2 * (t)])))
 
 /* One schedule step on ring slot x0 (words t, t+1): x0 = W_{t-16..t-15}, x1 the pair after it,
  * x4, x5 hold W_{t-7}, W_{t-6}, x7 = W_{t-2..t-1}. */
@@ -377,6 +401,62 @@ __attribute__((target("sha,sse4.1"))) static void sha256_blocks_shani(uint32_t s
 }
 #endif
 
+#ifdef NAT_SHA2_ARM
+/* SHA-256 with the ARMv8 cryptography extension: sha256h/sha256h2 do four rounds on the state
+ * halves ABCD and EFGH, sha256su0/su1 compute four schedule words. */
+#define ARM_ROUNDS4(w, i)                                                                 \
+  do {                                                                                    \
+    const uint32x4_t kw_ = vaddq_u32(w, vld1q_u32(&K256[4 * (i)]));                       \
+    const uint32x4_t abcd_ = abcd;                                                        \
+    abcd = vsha256hq_u32(abcd, efgh, kw_);                                                \
+    efgh = vsha256h2q_u32(efgh, abcd_, kw_);                                              \
+  } while (0)
+
+#define ARM_SCHEDULE(w0, w1, w2, w3) (w0 = vsha256su1q_u32(vsha256su0q_u32(w0, w1), w2, w3))
+
+#define ARM_NEXT16(i)                                                                     \
+  do {                                                                                    \
+    ARM_SCHEDULE(w0, w1, w2, w3); ARM_ROUNDS4(w0, (i) + 0);                               \
+    ARM_SCHEDULE(w1, w2, w3, w0); ARM_ROUNDS4(w1, (i) + 1);                               \
+    ARM_SCHEDULE(w2, w3, w0, w1); ARM_ROUNDS4(w2, (i) + 2);                               \
+    ARM_SCHEDULE(w3, w0, w1, w2); ARM_ROUNDS4(w3, (i) + 3);                               \
+  } while (0)
+
+#define ARM_LOAD(p) vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p)))
+
+NAT_ARM_SHA2_TARGET static void sha256_blocks_armv8(uint32_t st[8], const unsigned char *in,
+                                                    size_t blocks) {
+  uint32x4_t abcd = vld1q_u32(&st[0]), efgh = vld1q_u32(&st[4]);
+
+  for (; blocks > 0; blocks--, in += 64) {
+    const uint32x4_t abcd0 = abcd, efgh0 = efgh;
+    uint32x4_t w0 = ARM_LOAD(in), w1 = ARM_LOAD(in + 16), w2 = ARM_LOAD(in + 32),
+               w3 = ARM_LOAD(in + 48);
+    ARM_ROUNDS4(w0, 0);
+    ARM_ROUNDS4(w1, 1);
+    ARM_ROUNDS4(w2, 2);
+    ARM_ROUNDS4(w3, 3);
+    ARM_NEXT16(4);
+    ARM_NEXT16(8);
+    ARM_NEXT16(12);
+    abcd = vaddq_u32(abcd, abcd0);
+    efgh = vaddq_u32(efgh, efgh0);
+  }
+  vst1q_u32(&st[0], abcd);
+  vst1q_u32(&st[4], efgh);
+}
+
+static bool cpu_has_armv8_sha2(void) {
+#if defined(__ARM_FEATURE_SHA2)
+  return true;
+#elif defined(__linux__)
+  return (getauxval(AT_HWCAP) & HWCAP_SHA2) != 0;
+#else
+  return false;
+#endif
+}
+#endif
+
 /* The compression functions in use, set once by nat_sha2_dispatch() before any call. */
 static sha256_blocks_fn sha256_blocks = sha256_blocks_portable;
 static sha512_blocks_fn sha512_blocks = sha512_blocks_portable;
@@ -410,14 +490,18 @@ static cpu_features cpu_detect(void) {
   return f;
 }
 
+#endif
+
+#if defined(NAT_SHA2_X86) || defined(NAT_SHA2_ARM)
 static bool simd_disabled(void) {
   const char *off = getenv("NATRIUM_DISABLE_SIMD");
   return off != NULL && off[0] != '\0' && strcmp(off, "0") != 0;
 }
 
-/* Runs when the addon (or the wasm module, or a test harness) is loaded, before any thread can
- * call in. NATRIUM_DISABLE_SIMD (set, and not "0") keeps the portable code. */
+/* Runs when the addon (or a test harness) is loaded, before any thread can call in.
+ * NATRIUM_DISABLE_SIMD (set, and not "0") keeps the portable code. */
 __attribute__((constructor)) static void nat_sha2_dispatch(void) {
+#ifdef NAT_SHA2_X86
   cpu_features cpu;
 
   for (int i = 0; i < 80; i += 2) {
@@ -434,6 +518,12 @@ __attribute__((constructor)) static void nat_sha2_dispatch(void) {
     sha512_blocks = sha512_blocks_avx2;
     sha512_impl = "avx2";
   }
+#else
+  if (!simd_disabled() && cpu_has_armv8_sha2()) {
+    sha256_blocks = sha256_blocks_armv8;
+    sha256_impl = "armv8";
+  }
+#endif
 }
 #endif
 
@@ -462,8 +552,11 @@ int nat_sha256_update(crypto_hash_sha256_state *state, const unsigned char *in, 
   sha256_blocks(state->state, state->buf, 1);
   in += fill;
   inlen -= fill;
-  sha256_blocks(state->state, in, inlen / 64);
-  memcpy(state->buf, in + (inlen & ~(size_t) 63), inlen & 63);
+  if (inlen >= 64) {
+    sha256_blocks(state->state, in, inlen / 64);
+    in += inlen & ~(size_t) 63;
+  }
+  memcpy(state->buf, in, inlen & 63);
   return 0;
 }
 
@@ -495,7 +588,7 @@ int nat_sha256(unsigned char out[32], const unsigned char *in, size_t inlen) {
   size_t tail = inlen & 63;
 
   nat_sha256_init(&state);
-  sha256_blocks(state.state, in, inlen / 64);
+  if (inlen >= 64) sha256_blocks(state.state, in, inlen / 64);
   if (tail > 0) memcpy(state.buf, in + (inlen - tail), tail);
   state.count = (uint64_t) inlen << 3;
   return nat_sha256_final(&state, out);
@@ -525,8 +618,11 @@ int nat_sha512_update(crypto_hash_sha512_state *state, const unsigned char *in, 
   sha512_blocks(state->state, state->buf, 1);
   in += fill;
   inlen -= fill;
-  sha512_blocks(state->state, in, inlen / 128);
-  memcpy(state->buf, in + (inlen & ~(size_t) 127), inlen & 127);
+  if (inlen >= 128) {
+    sha512_blocks(state->state, in, inlen / 128);
+    in += inlen & ~(size_t) 127;
+  }
+  memcpy(state->buf, in, inlen & 127);
   return 0;
 }
 
@@ -557,7 +653,7 @@ int nat_sha512(unsigned char out[64], const unsigned char *in, size_t inlen) {
   size_t tail = inlen & 127;
 
   nat_sha512_init(&state);
-  sha512_blocks(state.state, in, inlen / 128);
+  if (inlen >= 128) sha512_blocks(state.state, in, inlen / 128);
   if (tail > 0) memcpy(state.buf, in + (inlen - tail), tail);
   state.count[0] = (uint64_t) inlen >> 61;
   state.count[1] = (uint64_t) inlen << 3;
