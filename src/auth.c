@@ -3,17 +3,20 @@
  *
  * Every MAC here has the same one-shot shape (sodium-native's: out first, a fixed-size key, verify
  * returns a boolean), so one macro defines tag, verify and keygen, and another the streaming
- * init/update/final over a caller-held state buffer. */
+ * init/update/final over a caller-held state buffer. The macros bind libsodium's name p to the
+ * functions impl*: libsodium's own for Poly1305, our faster HMAC-SHA-2 (src/crypto/sha2.c, the
+ * same bytes and states) for HMAC. */
 #include "nat.h"
+#include "sha2.h"
 
 /* p(out, in, k), p_verify(h, in, k) -> boolean, p_keygen(k). */
-#define NAT_MAC(p)                                                                        \
+#define NAT_MAC(p, impl)                                                                  \
   static napi_value nat_##p(napi_env env, napi_callback_info info) {                      \
     ARGS(3);                                                                              \
     OUT(out, 0); BUF(in, 1); BUF(k, 2);                                                   \
     LEN_EQ(out, p##_BYTES);                                                               \
     LEN_EQ(k, p##_KEYBYTES);                                                              \
-    RETURN_OK(p(out, in, in_len, k));                                                     \
+    RETURN_OK(impl(out, in, in_len, k));                                                  \
   }                                                                                       \
                                                                                           \
   static napi_value nat_##p##_verify(napi_env env, napi_callback_info info) {             \
@@ -21,7 +24,7 @@
     BUF(h, 0); BUF(in, 1); BUF(k, 2);                                                     \
     LEN_EQ(h, p##_BYTES);                                                                 \
     LEN_EQ(k, p##_KEYBYTES);                                                              \
-    RETURN_BOOL(p##_verify(h, in, in_len, k));                                            \
+    RETURN_BOOL(impl##_verify(h, in, in_len, k));                                         \
   }                                                                                       \
                                                                                           \
   static napi_value nat_##p##_keygen(napi_env env, napi_callback_info info) {             \
@@ -35,12 +38,12 @@
 /* p_init(state, key): HMAC takes a key of any length (libsodium hashes keys longer than a block);
  * Poly1305 exactly KEYBYTES. The state is libsodium's own struct, copied through an aligned local
  * by STATE. */
-#define NAT_HMAC_INIT(p)                                                                  \
+#define NAT_HMAC_INIT(p, impl)                                                            \
   static napi_value nat_##p##_init(napi_env env, napi_callback_info info) {               \
     ARGS(2);                                                                              \
     STATE(state, 0, p##_state);                                                           \
     BUF(key, 1);                                                                          \
-    int rc = p##_init(&state, key, key_len);                                              \
+    int rc = impl##_init(&state, key, key_len);                                           \
     STATE_SAVE(state);                                                                    \
     RETURN_OK(rc);                                                                        \
   }
@@ -108,13 +111,13 @@ static bool nat_poly1305_state_ok(const crypto_onetimeauth_poly1305_state *state
 
 /* p_update(state, in), p_final(state, out). A state that STATE_OK refuses throws Error("invalid
  * state", as src/hash.c does for its states), touching neither the buffer nor out. */
-#define NAT_MAC_UPDATE_FINAL(p, STATE_OK)                                                 \
+#define NAT_MAC_UPDATE_FINAL(p, impl, STATE_OK)                                           \
   static napi_value nat_##p##_update(napi_env env, napi_callback_info info) {             \
     ARGS(2);                                                                              \
     STATE(state, 0, p##_state);                                                           \
     BUF(in, 1);                                                                           \
     FAIL_IF(!STATE_OK(&state), "invalid state");                                          \
-    int rc = p##_update(&state, in, in_len);                                              \
+    int rc = impl##_update(&state, in, in_len);                                           \
     STATE_SAVE(state);                                                                    \
     RETURN_OK(rc);                                                                        \
   }                                                                                       \
@@ -125,18 +128,20 @@ static bool nat_poly1305_state_ok(const crypto_onetimeauth_poly1305_state *state
     OUT(out, 1);                                                                          \
     LEN_EQ(out, p##_BYTES);                                                               \
     FAIL_IF(!STATE_OK(&state), "invalid state");                                          \
-    int rc = p##_final(&state, out);                                                      \
+    int rc = impl##_final(&state, out);                                                   \
     STATE_SAVE(state);                                                                    \
     RETURN_OK(rc);                                                                        \
   }
 
-#define NAT_HMAC(p) NAT_MAC(p) NAT_HMAC_INIT(p) NAT_MAC_UPDATE_FINAL(p, nat_hmac_state_ok)
-#define NAT_POLY1305(p) NAT_MAC(p) NAT_POLY1305_INIT(p) NAT_MAC_UPDATE_FINAL(p, nat_poly1305_state_ok)
+#define NAT_HMAC(p, impl)                                                                 \
+  NAT_MAC(p, impl) NAT_HMAC_INIT(p, impl) NAT_MAC_UPDATE_FINAL(p, impl, nat_hmac_state_ok)
+#define NAT_POLY1305(p) NAT_MAC(p, p) NAT_POLY1305_INIT(p) NAT_MAC_UPDATE_FINAL(p, p, nat_poly1305_state_ok)
 
-NAT_MAC(crypto_auth)
-NAT_HMAC(crypto_auth_hmacsha256)
-NAT_HMAC(crypto_auth_hmacsha512)
-NAT_HMAC(crypto_auth_hmacsha512256)
+/* crypto_auth is HMAC-SHA-512-256 */
+NAT_MAC(crypto_auth, nat_hmacsha512256)
+NAT_HMAC(crypto_auth_hmacsha256, nat_hmacsha256)
+NAT_HMAC(crypto_auth_hmacsha512, nat_hmacsha512)
+NAT_HMAC(crypto_auth_hmacsha512256, nat_hmacsha512256)
 NAT_POLY1305(crypto_onetimeauth)
 NAT_POLY1305(crypto_onetimeauth_poly1305)
 

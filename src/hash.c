@@ -4,6 +4,7 @@
  * Every function here reads all of its input before it writes its output, so out may overlap in
  * (libsodium allows it; no overlap checks). Streaming states live in caller-held buffers. */
 #include "nat.h"
+#include "sha2.h"
 
 /* A state buffer comes from JS and may hold anything: never initialised, reused, overwritten.
  * libsodium trusts the position fields of its BLAKE2b and Keccak states; a wild one makes it read
@@ -156,27 +157,29 @@ NAT_GENERICHASH_STREAM(generichash)
 NAT_GENERICHASH_STREAM(generichash_blake2b)
 
 /* crypto_hash: SHA-512 one-shot, and SHA-256, SHA-512, SHA3-256, SHA3-512 with streaming.
- * SHA-3's final on a finished state fails (libsodium still permutes the state and writes out;
- * the state is kept as libsodium left it, out is wiped). */
+ * NAT_HASH(prim, impl) binds crypto_<prim>* to impl*: libsodium's for SHA-3, our faster SHA-2
+ * (src/crypto/sha2.c) for SHA-2, with libsodium's state layout and answers. SHA-3's final on a
+ * finished state fails (libsodium still permutes the state and writes out; the state is kept as
+ * libsodium left it, out is wiped). */
 static napi_value nat_crypto_hash(napi_env env, napi_callback_info info) {
   ARGS(2);
   OUT(out, 0); BUF(in, 1);
   LEN_EQ(out, crypto_hash_BYTES);
-  RETURN_OK(crypto_hash(out, in, in_len));
+  RETURN_OK(nat_sha512(out, in, in_len));
 }
 
-#define NAT_HASH(prim)                                                                     \
+#define NAT_HASH(prim, impl)                                                               \
   static napi_value nat_crypto_##prim(napi_env env, napi_callback_info info) {            \
     ARGS(2);                                                                               \
     OUT(out, 0); BUF(in, 1);                                                               \
     LEN_EQ(out, crypto_##prim##_BYTES);                                                    \
-    RETURN_OK(crypto_##prim(out, in, in_len));                                             \
+    RETURN_OK(impl(out, in, in_len));                                                      \
   }                                                                                        \
                                                                                            \
   static napi_value nat_crypto_##prim##_init(napi_env env, napi_callback_info info) {     \
     ARGS(1);                                                                               \
     STATE(state, 0, crypto_##prim##_state);                                                \
-    int rc = crypto_##prim##_init(&state);                                                 \
+    int rc = impl##_init(&state);                                                          \
     STATE_SAVE(state);                                                                     \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
@@ -186,7 +189,7 @@ static napi_value nat_crypto_hash(napi_env env, napi_callback_info info) {
     STATE(state, 0, crypto_##prim##_state);                                                \
     BUF(in, 1);                                                                            \
     FAIL_IF(!nat_crypto_##prim##_ok(&state), "invalid state");                             \
-    int rc = crypto_##prim##_update(&state, in, in_len);                                   \
+    int rc = impl##_update(&state, in, in_len);                                            \
     STATE_SAVE(state);                                                                     \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
@@ -197,16 +200,16 @@ static napi_value nat_crypto_hash(napi_env env, napi_callback_info info) {
     OUT(out, 1);                                                                           \
     LEN_EQ(out, crypto_##prim##_BYTES);                                                    \
     FAIL_IF(!nat_crypto_##prim##_ok(&state), "invalid state");                             \
-    int rc = crypto_##prim##_final(&state, out);                                           \
+    int rc = impl##_final(&state, out);                                                    \
     STATE_SAVE(state);                                                                     \
     if (rc != 0) sodium_memzero(out, out_len);                                             \
     RETURN_OK(rc);                                                                         \
   }
 
-NAT_HASH(hash_sha256)
-NAT_HASH(hash_sha512)
-NAT_HASH(hash_sha3256)
-NAT_HASH(hash_sha3512)
+NAT_HASH(hash_sha256, nat_sha256)
+NAT_HASH(hash_sha512, nat_sha512)
+NAT_HASH(hash_sha3256, crypto_hash_sha3256)
+NAT_HASH(hash_sha3512, crypto_hash_sha3512)
 
 /* crypto_xof: the output length is out's length. Domain bytes span libsodium's unsigned char
  * except 0, which drops the padding's first 1 bit and makes M and M || 0x00 collide (RFC 9861

@@ -1,7 +1,9 @@
-/* crypto_kdf (BLAKE2b), crypto_kdf_hkdf_sha256/sha512 (RFC 5869), and PBKDF2 (our own C in
+/* crypto_kdf (BLAKE2b), crypto_kdf_hkdf_sha256/sha512 (RFC 5869, on our HMAC-SHA-2 in
+ * src/crypto/sha2.c: libsodium's bytes and states), and PBKDF2 (our own C in
  * src/crypto/pbkdf2.c) under sodium-native's extension_pbkdf2_* names. */
 #include "nat.h"
 #include "pbkdf2.h"
+#include "sha2.h"
 
 /* p_derive_from_key(subkey, subkey_id, ctx, key): sodium-native's order. subkey_id is libsodium's
  * uint64_t; JS numbers are exact up to 2^53. */
@@ -29,13 +31,13 @@ static napi_value nat_crypto_kdf_keygen(napi_env env, napi_callback_info info) {
 
 /* HKDF: extract(prk, salt, ikm), expand(out, ctx, prk) with the output length taken from out,
  * keygen(prk), and the streaming extract_init(state, salt) / extract_update(state, ikm) /
- * extract_final(state, prk). salt and ctx may be null (libsodium treats them as empty). */
-#define NAT_HKDF(p)                                                                            \
+ * extract_final(state, prk), run by impl*. salt and ctx may be null (treated as empty). */
+#define NAT_HKDF(p, impl)                                                                      \
   static napi_value nat_##p##_extract(napi_env env, napi_callback_info info) {                 \
     ARGS(3);                                                                                   \
     OUT(prk, 0); OPT_BUF(salt, 1); BUF(ikm, 2);                                                \
     LEN_EQ(prk, p##_KEYBYTES);                                                                 \
-    RETURN_OK(p##_extract(prk, salt, salt_len, ikm, ikm_len));                                 \
+    RETURN_OK(impl##_extract(prk, salt, salt_len, ikm, ikm_len));                              \
   }                                                                                            \
                                                                                                \
   /* Every output block is keyed with prk and hashes ctx, after earlier blocks were written: */ \
@@ -47,7 +49,7 @@ static napi_value nat_crypto_kdf_keygen(napi_env env, napi_callback_info info) {
     LEN_EQ(prk, p##_KEYBYTES);                                                                 \
     NO_ALIAS(out, prk);                                                                        \
     NO_ALIAS(out, ctx);                                                                        \
-    RETURN_OK(p##_expand(out, out_len, (const char *) ctx, ctx_len, prk));                     \
+    RETURN_OK(impl##_expand(out, out_len, (const char *) ctx, ctx_len, prk));                  \
   }                                                                                            \
                                                                                                \
   static napi_value nat_##p##_keygen(napi_env env, napi_callback_info info) {                  \
@@ -62,7 +64,7 @@ static napi_value nat_crypto_kdf_keygen(napi_env env, napi_callback_info info) {
     ARGS(2);                                                                                   \
     STATE(state, 0, p##_state);                                                                \
     OPT_BUF(salt, 1);                                                                          \
-    int rc = p##_extract_init(&state, salt, salt_len);                                         \
+    int rc = impl##_extract_init(&state, salt, salt_len);                                      \
     STATE_SAVE(state);                                                                         \
     RETURN_OK(rc);                                                                             \
   }                                                                                            \
@@ -71,7 +73,7 @@ static napi_value nat_crypto_kdf_keygen(napi_env env, napi_callback_info info) {
     ARGS(2);                                                                                   \
     STATE(state, 0, p##_state);                                                                \
     BUF(ikm, 1);                                                                               \
-    int rc = p##_extract_update(&state, ikm, ikm_len);                                         \
+    int rc = impl##_extract_update(&state, ikm, ikm_len);                                      \
     STATE_SAVE(state);                                                                         \
     RETURN_OK(rc);                                                                             \
   }                                                                                            \
@@ -81,13 +83,13 @@ static napi_value nat_crypto_kdf_keygen(napi_env env, napi_callback_info info) {
     STATE(state, 0, p##_state);                                                                \
     OUT(prk, 1);                                                                               \
     LEN_EQ(prk, p##_KEYBYTES);                                                                 \
-    int rc = p##_extract_final(&state, prk);                                                   \
+    int rc = impl##_extract_final(&state, prk);                                                \
     STATE_SAVE(state);                                                                         \
     RETURN_OK(rc);                                                                             \
   }
 
-NAT_HKDF(crypto_kdf_hkdf_sha256)
-NAT_HKDF(crypto_kdf_hkdf_sha512)
+NAT_HKDF(crypto_kdf_hkdf_sha256, nat_hkdf_sha256)
+NAT_HKDF(crypto_kdf_hkdf_sha512, nat_hkdf_sha512)
 
 /* extension_pbkdf2_<hash>(out, passwd, salt, iter, outlen): sodium-native 5.1.0's contract. The
  * first outlen bytes of out are written (out may be longer); out, passwd and salt must not be

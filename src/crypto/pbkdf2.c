@@ -1,14 +1,16 @@
-/* PBKDF2-HMAC-SHA-512 and PBKDF2-HMAC-SHA-256 (RFC 8018, section 5.2) on libsodium's HMAC state API.
+/* PBKDF2-HMAC-SHA-512 and PBKDF2-HMAC-SHA-256 (RFC 8018, section 5.2) on our HMAC-SHA-2
+ * (src/crypto/sha2.c).
  *
  *   T_i = U_1 ^ U_2 ^ ... ^ U_c,  U_1 = PRF(P, S || INT(i)),  U_j = PRF(P, U_{j-1})
  *
  * The PRF key (the password) never changes, so HMAC's keyed inner and outer hash states are
- * computed once and copied for each of the c * blocks PRF calls: an iteration then costs two
- * compression calls (inner and outer) instead of the four that re-keying HMAC every time costs.
+ * computed once: each U_j then costs two compression calls (inner and outer) from their
+ * chaining values (nat_hmac*_iterate) instead of the four that re-keying HMAC every time costs.
  * Likewise P's state with the salt absorbed is kept, so the salt is hashed once, not per block. */
 #include <string.h>
 
 #include "pbkdf2.h"
+#include "sha2.h"
 
 static void nat_store32_be(unsigned char dst[4], uint32_t w) {
   dst[0] = (unsigned char) (w >> 24);
@@ -29,22 +31,17 @@ static void nat_store32_be(unsigned char dst[4], uint32_t w) {
         outlen > extension_pbkdf2_##hash##_BYTES_MAX) {                                          \
       return -1;                                                                                 \
     }                                                                                            \
-    crypto_auth_hmac##hash##_init(&keyed, passwd, passwd_len);                                   \
+    nat_hmac##hash##_init(&keyed, passwd, passwd_len);                                           \
     salted = keyed;                                                                              \
-    crypto_auth_hmac##hash##_update(&salted, salt, salt_len);                                    \
+    nat_hmac##hash##_update(&salted, salt, salt_len);                                            \
     /* BYTES_MAX keeps the block index within 32 bits, as INT(i) requires */                     \
     for (block = 1; outlen > 0; block++) {                                                       \
       st = salted;                                                                               \
       nat_store32_be(block_index, block);                                                        \
-      crypto_auth_hmac##hash##_update(&st, block_index, sizeof block_index);                     \
-      crypto_auth_hmac##hash##_final(&st, u);                                                    \
+      nat_hmac##hash##_update(&st, block_index, sizeof block_index);                             \
+      nat_hmac##hash##_final(&st, u);                                                            \
       memcpy(t, u, HLEN);                                                                        \
-      for (uint64_t j = 1; j < iter; j++) {                                                      \
-        st = keyed;                                                                              \
-        crypto_auth_hmac##hash##_update(&st, u, HLEN);                                           \
-        crypto_auth_hmac##hash##_final(&st, u);                                                  \
-        for (size_t k = 0; k < HLEN; k++) t[k] ^= u[k];                                          \
-      }                                                                                          \
+      nat_hmac##hash##_iterate(&keyed, u, t, iter - 1);                                          \
       size_t n = outlen < HLEN ? outlen : HLEN;                                                  \
       memcpy(out, t, n);                                                                         \
       out += n;                                                                                  \
