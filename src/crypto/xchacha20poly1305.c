@@ -1,4 +1,501 @@
-/* xchacha20poly1305: our own C; lands with its fast path. */
+/* XChaCha20-Poly1305-IETF for short messages in one pass (draft-irtf-cfrg-xchacha-03, RFC 8439).
+ *
+ *   subkey  = HChaCha20(k, npub[0..16])
+ *   block_i = ChaCha20(subkey, counter i, nonce 0^4 || npub[16..24])
+ *   polykey = block_0[0..32];  c = m ^ (block_1 || block_2 || ...)
+ *   tag     = Poly1305(polykey, ad || pad16 || c || pad16 || le64(adlen) || le64(clen))
+ *
+ * All keystream blocks a message needs are computed at once into a stack buffer (on x86-64 with
+ * AVX2: two blocks per 256-bit register, two registers sets interleaved), then the message is
+ * XORed and authenticated with a 64-bit Poly1305 kept in locals. The order of reads and writes is
+ * libsodium's (ad is absorbed before c is written; on decrypt, nothing is written before the tag
+ * is checked), so even buffers that alias in ways the binding allows give libsodium's answers. */
+#include <string.h>
+
 #include "xchacha20poly1305.h"
 
-typedef int nat_xchacha20poly1305_placeholder;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
+  !defined(NAT_XCHACHA20POLY1305_PORTABLE)
+#define NAT_XCHACHA_AVX2 1
+#include <immintrin.h>
+#endif
+
+/* Keystream blocks for the largest short message, plus block 0 (the Poly1305 key). */
+#define NAT_XCHACHA_MAX_BLOCKS (1 + (NAT_XCHACHA20POLY1305_SMALL_MAX + 63) / 64)
+
+static uint32_t load32_le(const unsigned char *p) {
+  return (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24;
+}
+
+static void store32_le(unsigned char *p, uint32_t w) {
+  p[0] = (unsigned char) w;
+  p[1] = (unsigned char) (w >> 8);
+  p[2] = (unsigned char) (w >> 16);
+  p[3] = (unsigned char) (w >> 24);
+}
+
+static void store64_le(unsigned char *p, uint64_t w) {
+  store32_le(p, (uint32_t) w);
+  store32_le(p + 4, (uint32_t) (w >> 32));
+}
+
+/* ---- ChaCha20, portable ------------------------------------------------------------------ */
+
+/* "expand 32-byte k" */
+#define SIGMA0 0x61707865U
+#define SIGMA1 0x3320646eU
+#define SIGMA2 0x79622d32U
+#define SIGMA3 0x6b206574U
+
+#define ROTL32(x, n) ((uint32_t) (((x) << (n)) | ((x) >> (32 - (n)))))
+#define QUARTERROUND(a, b, c, d) \
+  a += b; d = ROTL32(d ^ a, 16); \
+  c += d; b = ROTL32(b ^ c, 12); \
+  a += b; d = ROTL32(d ^ a, 8);  \
+  c += d; b = ROTL32(b ^ c, 7)
+
+/* The 20 rounds, on 16 locals so the compiler keeps the state in registers. */
+static void chacha20_rounds(uint32_t x[16]) {
+  uint32_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5], x6 = x[6],
+           x7 = x[7], x8 = x[8], x9 = x[9], x10 = x[10], x11 = x[11], x12 = x[12], x13 = x[13],
+           x14 = x[14], x15 = x[15];
+  for (int i = 0; i < 10; i++) {
+    QUARTERROUND(x0, x4, x8, x12);
+    QUARTERROUND(x1, x5, x9, x13);
+    QUARTERROUND(x2, x6, x10, x14);
+    QUARTERROUND(x3, x7, x11, x15);
+    QUARTERROUND(x0, x5, x10, x15);
+    QUARTERROUND(x1, x6, x11, x12);
+    QUARTERROUND(x2, x7, x8, x13);
+    QUARTERROUND(x3, x4, x9, x14);
+  }
+  x[0] = x0; x[1] = x1; x[2] = x2; x[3] = x3; x[4] = x4; x[5] = x5; x[6] = x6; x[7] = x7;
+  x[8] = x8; x[9] = x9; x[10] = x10; x[11] = x11; x[12] = x12; x[13] = x13; x[14] = x14;
+  x[15] = x15;
+}
+
+static void xchacha20_keystream_portable(unsigned char *ks, size_t nblocks,
+                                         const unsigned char npub[24], const unsigned char k[32]) {
+  uint32_t x[16], subkey[8];
+  int i;
+
+  /* HChaCha20: the rounds without the final addition; the subkey is words 0..3 and 12..15. */
+  x[0] = SIGMA0; x[1] = SIGMA1; x[2] = SIGMA2; x[3] = SIGMA3;
+  for (i = 0; i < 8; i++) x[4 + i] = load32_le(k + 4 * i);
+  for (i = 0; i < 4; i++) x[12 + i] = load32_le(npub + 4 * i);
+  chacha20_rounds(x);
+  for (i = 0; i < 4; i++) {
+    subkey[i] = x[i];
+    subkey[4 + i] = x[12 + i];
+  }
+
+  for (size_t b = 0; b < nblocks; b++) {
+    uint32_t s[16] = {SIGMA0, SIGMA1, SIGMA2, SIGMA3};
+    for (i = 0; i < 8; i++) s[4 + i] = subkey[i];
+    s[12] = (uint32_t) b;
+    s[13] = 0;
+    s[14] = load32_le(npub + 16);
+    s[15] = load32_le(npub + 20);
+    memcpy(x, s, sizeof x);
+    chacha20_rounds(x);
+    for (i = 0; i < 16; i++) store32_le(ks + 64 * b + 4 * i, x[i] + s[i]);
+  }
+  sodium_memzero(x, sizeof x);
+  sodium_memzero(subkey, sizeof subkey);
+}
+
+/* ---- ChaCha20, x86-64 AVX2 ---------------------------------------------------------------- */
+#ifdef NAT_XCHACHA_AVX2
+/* Row-wise: a register holds one row of the 4x4 state, so a quarter round works on all four
+ * columns at once and the diagonal round only rotates rows b, c, d. A 256-bit register carries
+ * the same row of two blocks (counters i and i + 1); HChaCha20 uses the 128-bit half. */
+#define NAT_AVX2 __attribute__((target("avx2")))
+
+#define ROWS_ROUND(add, xor, rot16, rot8, rotl, shuffle, a, b, c, d) \
+  a = add(a, b); d = rot16(xor(d, a));                                  \
+  c = add(c, d); b = rotl(xor(b, c), 12);                               \
+  a = add(a, b); d = rot8(xor(d, a));                                   \
+  c = add(c, d); b = rotl(xor(b, c), 7);                                \
+  b = shuffle(b, 0x39); c = shuffle(c, 0x4e); d = shuffle(d, 0x93);     \
+  a = add(a, b); d = rot16(xor(d, a));                                  \
+  c = add(c, d); b = rotl(xor(b, c), 12);                               \
+  a = add(a, b); d = rot8(xor(d, a));                                   \
+  c = add(c, d); b = rotl(xor(b, c), 7);                                \
+  b = shuffle(b, 0x93); c = shuffle(c, 0x4e); d = shuffle(d, 0x39)
+
+/* byte shuffles that rotate each 32-bit word left by 16 and by 8 */
+#define ROT16_BYTES 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13
+#define ROT8_BYTES 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14
+
+#define X_ROT16(x) _mm_shuffle_epi8(x, _mm_setr_epi8(ROT16_BYTES))
+#define X_ROT8(x) _mm_shuffle_epi8(x, _mm_setr_epi8(ROT8_BYTES))
+#define X_ROTL(x, n) _mm_or_si128(_mm_slli_epi32(x, n), _mm_srli_epi32(x, 32 - (n)))
+#define X_ROUND(a, b, c, d) \
+  ROWS_ROUND(_mm_add_epi32, _mm_xor_si128, X_ROT16, X_ROT8, X_ROTL, _mm_shuffle_epi32, a, b, c, d)
+
+#define Y_ROT16(x) _mm256_shuffle_epi8(x, _mm256_setr_epi8(ROT16_BYTES, ROT16_BYTES))
+#define Y_ROT8(x) _mm256_shuffle_epi8(x, _mm256_setr_epi8(ROT8_BYTES, ROT8_BYTES))
+#define Y_ROTL(x, n) _mm256_or_si256(_mm256_slli_epi32(x, n), _mm256_srli_epi32(x, 32 - (n)))
+#define Y_ROUND(a, b, c, d)                                                               \
+  ROWS_ROUND(_mm256_add_epi32, _mm256_xor_si256, Y_ROT16, Y_ROT8, Y_ROTL,              \
+             _mm256_shuffle_epi32, a, b, c, d)
+
+/* Store the two blocks in rows a..d (block i in the low halves, i + 1 in the high halves). */
+NAT_AVX2 static void store_block_pair(unsigned char *out, size_t nblocks, __m256i a, __m256i b,
+                                      __m256i c, __m256i d) {
+  _mm256_storeu_si256((__m256i *) out, _mm256_permute2x128_si256(a, b, 0x20));
+  _mm256_storeu_si256((__m256i *) (out + 32), _mm256_permute2x128_si256(c, d, 0x20));
+  if (nblocks > 1) {
+    _mm256_storeu_si256((__m256i *) (out + 64), _mm256_permute2x128_si256(a, b, 0x31));
+    _mm256_storeu_si256((__m256i *) (out + 96), _mm256_permute2x128_si256(c, d, 0x31));
+  }
+}
+
+NAT_AVX2 static void xchacha20_keystream_avx2(unsigned char *ks, size_t nblocks,
+                                              const unsigned char npub[24],
+                                              const unsigned char k[32]) {
+  const __m128i sigma = _mm_setr_epi32((int) SIGMA0, (int) SIGMA1, (int) SIGMA2, (int) SIGMA3);
+  __m128i a = sigma, b = _mm_loadu_si128((const __m128i *) k),
+          c = _mm_loadu_si128((const __m128i *) (k + 16)),
+          d = _mm_loadu_si128((const __m128i *) npub);
+  for (int i = 0; i < 10; i++) {
+    X_ROUND(a, b, c, d);
+  }
+  /* HChaCha20's output rows a and d are the subkey: rows 1 and 2 of every block's state */
+  const __m256i row0 = _mm256_broadcastsi128_si256(sigma), row1 = _mm256_broadcastsi128_si256(a),
+                row2 = _mm256_broadcastsi128_si256(d);
+  const int n1 = (int) load32_le(npub + 16), n2 = (int) load32_le(npub + 20);
+
+  for (size_t blk = 0; blk < nblocks; blk += 4) {
+    const int ctr = (int) blk;
+    const __m256i row3 = _mm256_setr_epi32(ctr, 0, n1, n2, ctr + 1, 0, n1, n2),
+                  row3b = _mm256_add_epi32(row3, _mm256_setr_epi32(2, 0, 0, 0, 2, 0, 0, 0));
+    __m256i a0 = row0, b0 = row1, c0 = row2, d0 = row3;
+    __m256i a1 = row0, b1 = row1, c1 = row2, d1 = row3b;
+    if (nblocks - blk > 2) {
+      /* two independent register sets: their rounds overlap in the pipeline */
+      for (int i = 0; i < 10; i++) {
+        Y_ROUND(a0, b0, c0, d0);
+        Y_ROUND(a1, b1, c1, d1);
+      }
+      store_block_pair(ks + 64 * (blk + 2), nblocks - blk - 2, _mm256_add_epi32(a1, row0),
+                       _mm256_add_epi32(b1, row1), _mm256_add_epi32(c1, row2),
+                       _mm256_add_epi32(d1, row3b));
+    } else {
+      for (int i = 0; i < 10; i++) {
+        Y_ROUND(a0, b0, c0, d0);
+      }
+    }
+    store_block_pair(ks + 64 * blk, nblocks - blk, _mm256_add_epi32(a0, row0),
+                     _mm256_add_epi32(b0, row1), _mm256_add_epi32(c0, row2),
+                     _mm256_add_epi32(d0, row3));
+  }
+}
+#endif
+
+/* All the ChaCha20 work of one call: ks gets keystream blocks 0..nblocks-1 under the subkey. */
+static void xchacha20_keystream(unsigned char *ks, size_t nblocks, const unsigned char npub[24],
+                                const unsigned char k[32]) {
+#ifdef NAT_XCHACHA_AVX2
+  if (sodium_runtime_has_avx2()) {
+    xchacha20_keystream_avx2(ks, nblocks, npub, k);
+    return;
+  }
+#endif
+  xchacha20_keystream_portable(ks, nblocks, npub, k);
+}
+
+/* ---- Poly1305 ----------------------------------------------------------------------------- */
+/* Only whole 16-byte blocks with the 2^128 bit set: the AEAD zero-pads ad and c itself. */
+#if defined(__SIZEOF_INT128__) && !defined(NAT_XCHACHA20POLY1305_PORTABLE)
+/* h = h0 + h1 2^64 + h2 2^128 with h2 small; r = r0 + r1 2^64. Clamping clears r1's low two
+ * bits, so r1 2^128 = (r1 / 4) 2^130 = 5 (r1 / 4) = s1 (mod 2^130 - 5) with s1 = r1 + r1 / 4. */
+typedef unsigned __int128 u128;
+
+static uint64_t load64_le(const unsigned char *p) {
+  return (uint64_t) load32_le(p) | (uint64_t) load32_le(p + 4) << 32;
+}
+
+typedef struct poly1305 {
+  uint64_t r0, r1, s1, h0, h1, h2, pad0, pad1;
+} poly1305;
+
+static void poly1305_init(poly1305 *st, const unsigned char key[32]) {
+  st->r0 = load64_le(key) & 0x0ffffffc0fffffffULL;
+  st->r1 = load64_le(key + 8) & 0x0ffffffc0ffffffcULL;
+  st->s1 = st->r1 + (st->r1 >> 2);
+  st->h0 = st->h1 = st->h2 = 0;
+  st->pad0 = load64_le(key + 16);
+  st->pad1 = load64_le(key + 24);
+}
+
+static void poly1305_blocks(poly1305 *st, const unsigned char *p, size_t nblocks) {
+  const uint64_t r0 = st->r0, r1 = st->r1, s1 = st->s1;
+  uint64_t h0 = st->h0, h1 = st->h1, h2 = st->h2;
+  for (; nblocks > 0; nblocks--, p += 16) {
+    u128 t = (u128) h0 + load64_le(p);
+    h0 = (uint64_t) t;
+    t = (u128) h1 + load64_le(p + 8) + (uint64_t) (t >> 64);
+    h1 = (uint64_t) t;
+    h2 += (uint64_t) (t >> 64) + 1;
+    /* h * r, with the terms at 2^128 and above folded back down by s1 */
+    const u128 d0 = (u128) h0 * r0 + (u128) h1 * s1;
+    u128 d1 = (u128) h0 * r1 + (u128) h1 * r0 + h2 * s1;
+    uint64_t d2 = h2 * r0;
+    d1 += (uint64_t) (d0 >> 64);
+    d2 += (uint64_t) (d1 >> 64);
+    /* keep 130 bits; what lies above 2^130 comes back times 5 */
+    const uint64_t c = (d2 >> 2) + (d2 & ~(uint64_t) 3);
+    h2 = d2 & 3;
+    t = (u128) (uint64_t) d0 + c;
+    h0 = (uint64_t) t;
+    t = (u128) (uint64_t) d1 + (uint64_t) (t >> 64);
+    h1 = (uint64_t) t;
+    h2 += (uint64_t) (t >> 64);
+  }
+  st->h0 = h0;
+  st->h1 = h1;
+  st->h2 = h2;
+}
+
+static void poly1305_finish(poly1305 *st, unsigned char tag[16]) {
+  /* h < 2^130 + 2^128 < 2p: subtract p once if h + 5 reaches 2^130 */
+  u128 t = (u128) st->h0 + 5;
+  const uint64_t g0 = (uint64_t) t;
+  t = (u128) st->h1 + (uint64_t) (t >> 64);
+  const uint64_t g1 = (uint64_t) t;
+  const uint64_t g2 = st->h2 + (uint64_t) (t >> 64);
+  const uint64_t use_g = 0 - (g2 >> 2);
+  const uint64_t h0 = (st->h0 & ~use_g) | (g0 & use_g), h1 = (st->h1 & ~use_g) | (g1 & use_g);
+  t = (u128) h0 + st->pad0;
+  store64_le(tag, (uint64_t) t);
+  store64_le(tag + 8, h1 + st->pad1 + (uint64_t) (t >> 64));
+}
+#else
+/* 32-bit targets (wasm32) and compilers without a 128-bit type: h and r in five 26-bit limbs,
+ * products of two limbs fit in 64 bits (poly1305-donna's 32-bit layout). */
+typedef struct poly1305 {
+  uint32_t r[5], s[5], h[5], pad[4];
+} poly1305;
+
+static void poly1305_init(poly1305 *st, const unsigned char key[32]) {
+  st->r[0] = load32_le(key) & 0x3ffffff;
+  st->r[1] = (load32_le(key + 3) >> 2) & 0x3ffff03;
+  st->r[2] = (load32_le(key + 6) >> 4) & 0x3ffc0ff;
+  st->r[3] = (load32_le(key + 9) >> 6) & 0x3f03fff;
+  st->r[4] = (load32_le(key + 12) >> 8) & 0x00fffff;
+  for (int i = 0; i < 5; i++) {
+    st->s[i] = st->r[i] * 5;
+    st->h[i] = 0;
+  }
+  for (int i = 0; i < 4; i++) st->pad[i] = load32_le(key + 16 + 4 * i);
+}
+
+static void poly1305_blocks(poly1305 *st, const unsigned char *p, size_t nblocks) {
+  const uint32_t r0 = st->r[0], r1 = st->r[1], r2 = st->r[2], r3 = st->r[3], r4 = st->r[4];
+  const uint32_t s1 = st->s[1], s2 = st->s[2], s3 = st->s[3], s4 = st->s[4];
+  uint32_t h0 = st->h[0], h1 = st->h[1], h2 = st->h[2], h3 = st->h[3], h4 = st->h[4];
+  for (; nblocks > 0; nblocks--, p += 16) {
+    h0 += load32_le(p) & 0x3ffffff;
+    h1 += (load32_le(p + 3) >> 2) & 0x3ffffff;
+    h2 += (load32_le(p + 6) >> 4) & 0x3ffffff;
+    h3 += (load32_le(p + 9) >> 6) & 0x3ffffff;
+    h4 += (load32_le(p + 12) >> 8) | (1U << 24);
+    /* limb products at 2^130 and above come back times 5 (the s = 5 r terms) */
+    const uint64_t d0 = (uint64_t) h0 * r0 + (uint64_t) h1 * s4 + (uint64_t) h2 * s3 +
+                        (uint64_t) h3 * s2 + (uint64_t) h4 * s1;
+    uint64_t d1 = (uint64_t) h0 * r1 + (uint64_t) h1 * r0 + (uint64_t) h2 * s4 +
+                  (uint64_t) h3 * s3 + (uint64_t) h4 * s2;
+    uint64_t d2 = (uint64_t) h0 * r2 + (uint64_t) h1 * r1 + (uint64_t) h2 * r0 +
+                  (uint64_t) h3 * s4 + (uint64_t) h4 * s3;
+    uint64_t d3 = (uint64_t) h0 * r3 + (uint64_t) h1 * r2 + (uint64_t) h2 * r1 +
+                  (uint64_t) h3 * r0 + (uint64_t) h4 * s4;
+    uint64_t d4 = (uint64_t) h0 * r4 + (uint64_t) h1 * r3 + (uint64_t) h2 * r2 +
+                  (uint64_t) h3 * r1 + (uint64_t) h4 * r0;
+    h0 = (uint32_t) d0 & 0x3ffffff;
+    d1 += d0 >> 26;
+    h1 = (uint32_t) d1 & 0x3ffffff;
+    d2 += d1 >> 26;
+    h2 = (uint32_t) d2 & 0x3ffffff;
+    d3 += d2 >> 26;
+    h3 = (uint32_t) d3 & 0x3ffffff;
+    d4 += d3 >> 26;
+    h4 = (uint32_t) d4 & 0x3ffffff;
+    h0 += (uint32_t) (d4 >> 26) * 5;
+    h1 += h0 >> 26;
+    h0 &= 0x3ffffff;
+  }
+  st->h[0] = h0; st->h[1] = h1; st->h[2] = h2; st->h[3] = h3; st->h[4] = h4;
+}
+
+static void poly1305_finish(poly1305 *st, unsigned char tag[16]) {
+  uint32_t h0 = st->h[0], h1 = st->h[1], h2 = st->h[2], h3 = st->h[3], h4 = st->h[4];
+  /* carry fully, then subtract p once if h + 5 reaches 2^130 */
+  h2 += h1 >> 26; h1 &= 0x3ffffff;
+  h3 += h2 >> 26; h2 &= 0x3ffffff;
+  h4 += h3 >> 26; h3 &= 0x3ffffff;
+  h0 += (h4 >> 26) * 5; h4 &= 0x3ffffff;
+  h1 += h0 >> 26; h0 &= 0x3ffffff;
+  uint32_t g0 = h0 + 5, g1 = h1 + (g0 >> 26), g2, g3, g4;
+  g0 &= 0x3ffffff;
+  g2 = h2 + (g1 >> 26); g1 &= 0x3ffffff;
+  g3 = h3 + (g2 >> 26); g2 &= 0x3ffffff;
+  g4 = h4 + (g3 >> 26) - (1U << 26); g3 &= 0x3ffffff;
+  const uint32_t use_g = ~(0 - (g4 >> 31)); /* g4 did not borrow: h >= p */
+  h0 = (h0 & ~use_g) | (g0 & use_g);
+  h1 = (h1 & ~use_g) | (g1 & use_g);
+  h2 = (h2 & ~use_g) | (g2 & use_g);
+  h3 = (h3 & ~use_g) | (g3 & use_g);
+  h4 = (h4 & ~use_g) | (g4 & use_g);
+  /* h mod 2^128 in 32-bit words, plus the pad */
+  const uint32_t w0 = h0 | h1 << 26, w1 = h1 >> 6 | h2 << 20, w2 = h2 >> 12 | h3 << 14,
+                 w3 = h3 >> 18 | h4 << 8;
+  uint64_t f = (uint64_t) w0 + st->pad[0];
+  store32_le(tag, (uint32_t) f);
+  f = (uint64_t) w1 + st->pad[1] + (f >> 32);
+  store32_le(tag + 4, (uint32_t) f);
+  f = (uint64_t) w2 + st->pad[2] + (f >> 32);
+  store32_le(tag + 8, (uint32_t) f);
+  f = (uint64_t) w3 + st->pad[3] + (f >> 32);
+  store32_le(tag + 12, (uint32_t) f);
+}
+#endif
+
+/* p, then zeros up to a multiple of 16 bytes. */
+static void poly1305_padded(poly1305 *st, const unsigned char *p, size_t len) {
+  poly1305_blocks(st, p, len / 16);
+  if (len % 16 != 0) {
+    unsigned char last[16] = {0};
+    memcpy(last, p + (len & ~(size_t) 15), len % 16);
+    poly1305_blocks(st, last, 1);
+  }
+}
+
+static void poly1305_lengths(poly1305 *st, size_t adlen, size_t clen) {
+  unsigned char lengths[16];
+  store64_le(lengths, (uint64_t) adlen);
+  store64_le(lengths + 8, (uint64_t) clen);
+  poly1305_blocks(st, lengths, 1);
+}
+
+/* ---- the AEAD ----------------------------------------------------------------------------- */
+
+static void xor_keystream(unsigned char *out, const unsigned char *in, const unsigned char *ks,
+                          size_t len) {
+  size_t i = 0;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t x, y;
+    memcpy(&x, in + i, 8);
+    memcpy(&y, ks + i, 8);
+    x ^= y;
+    memcpy(out + i, &x, 8);
+  }
+  for (; i < len; i++) out[i] = in[i] ^ ks[i];
+}
+
+static void seal_small(unsigned char *c, unsigned char mac[16], const unsigned char *m,
+                       size_t mlen, const unsigned char *ad, size_t adlen,
+                       const unsigned char npub[24], const unsigned char k[32]) {
+  unsigned char ks[64 * NAT_XCHACHA_MAX_BLOCKS];
+  const size_t nblocks = 1 + (mlen + 63) / 64;
+  poly1305 st;
+
+  xchacha20_keystream(ks, nblocks, npub, k);
+  poly1305_init(&st, ks);
+  if (adlen > 0) poly1305_padded(&st, ad, adlen);
+  xor_keystream(c, m, ks + 64, mlen);
+  poly1305_padded(&st, c, mlen);
+  poly1305_lengths(&st, adlen, mlen);
+  poly1305_finish(&st, mac);
+  sodium_memzero(ks, 64 * nblocks);
+  sodium_memzero(&st, sizeof st);
+}
+
+static int open_small(unsigned char *m, const unsigned char *c, size_t clen,
+                      const unsigned char mac[16], const unsigned char *ad, size_t adlen,
+                      const unsigned char npub[24], const unsigned char k[32]) {
+  unsigned char ks[64 * NAT_XCHACHA_MAX_BLOCKS], computed[16];
+  const size_t nblocks = 1 + (clen + 63) / 64;
+  poly1305 st;
+  int ret;
+
+  xchacha20_keystream(ks, nblocks, npub, k);
+  poly1305_init(&st, ks);
+  if (adlen > 0) poly1305_padded(&st, ad, adlen);
+  poly1305_padded(&st, c, clen);
+  poly1305_lengths(&st, adlen, clen);
+  poly1305_finish(&st, computed);
+  ret = crypto_verify_16(computed, mac);
+  if (ret == 0) {
+    xor_keystream(m, c, ks + 64, clen);
+  } else {
+    memset(m, 0, clen);
+    ret = -1;
+  }
+  sodium_memzero(ks, 64 * nblocks);
+  sodium_memzero(&st, sizeof st);
+  sodium_memzero(computed, sizeof computed);
+  return ret;
+}
+
+/* The public functions: short messages here, the rest (and libsodium's m == NULL "verify only"
+ * decrypt) to libsodium. ad and m are caller memory, so their lengths fit in a size_t. */
+int nat_xchacha20poly1305_ietf_encrypt_detached(unsigned char *c, unsigned char *mac,
+                                                unsigned long long *maclen_p,
+                                                const unsigned char *m, unsigned long long mlen,
+                                                const unsigned char *ad, unsigned long long adlen,
+                                                const unsigned char *nsec,
+                                                const unsigned char *npub, const unsigned char *k) {
+  if (mlen > NAT_XCHACHA20POLY1305_SMALL_MAX) {
+    return crypto_aead_xchacha20poly1305_ietf_encrypt_detached(c, mac, maclen_p, m, mlen, ad,
+                                                               adlen, nsec, npub, k);
+  }
+  seal_small(c, mac, m, (size_t) mlen, ad, (size_t) adlen, npub, k);
+  if (maclen_p != NULL) *maclen_p = crypto_aead_xchacha20poly1305_ietf_ABYTES;
+  return 0;
+}
+
+int nat_xchacha20poly1305_ietf_encrypt(unsigned char *c, unsigned long long *clen_p,
+                                       const unsigned char *m, unsigned long long mlen,
+                                       const unsigned char *ad, unsigned long long adlen,
+                                       const unsigned char *nsec, const unsigned char *npub,
+                                       const unsigned char *k) {
+  if (mlen > NAT_XCHACHA20POLY1305_SMALL_MAX) {
+    return crypto_aead_xchacha20poly1305_ietf_encrypt(c, clen_p, m, mlen, ad, adlen, nsec, npub,
+                                                      k);
+  }
+  seal_small(c, c + mlen, m, (size_t) mlen, ad, (size_t) adlen, npub, k);
+  if (clen_p != NULL) *clen_p = mlen + crypto_aead_xchacha20poly1305_ietf_ABYTES;
+  return 0;
+}
+
+int nat_xchacha20poly1305_ietf_decrypt_detached(unsigned char *m, unsigned char *nsec,
+                                                const unsigned char *c, unsigned long long clen,
+                                                const unsigned char *mac, const unsigned char *ad,
+                                                unsigned long long adlen,
+                                                const unsigned char *npub, const unsigned char *k) {
+  if (clen > NAT_XCHACHA20POLY1305_SMALL_MAX || m == NULL) {
+    return crypto_aead_xchacha20poly1305_ietf_decrypt_detached(m, nsec, c, clen, mac, ad, adlen,
+                                                               npub, k);
+  }
+  return open_small(m, c, (size_t) clen, mac, ad, (size_t) adlen, npub, k);
+}
+
+int nat_xchacha20poly1305_ietf_decrypt(unsigned char *m, unsigned long long *mlen_p,
+                                       unsigned char *nsec, const unsigned char *c,
+                                       unsigned long long clen, const unsigned char *ad,
+                                       unsigned long long adlen, const unsigned char *npub,
+                                       const unsigned char *k) {
+  const unsigned long long abytes = crypto_aead_xchacha20poly1305_ietf_ABYTES;
+  int ret = -1;
+
+  if (clen < abytes || clen - abytes > NAT_XCHACHA20POLY1305_SMALL_MAX ||
+      m == NULL) {
+    return crypto_aead_xchacha20poly1305_ietf_decrypt(m, mlen_p, nsec, c, clen, ad, adlen, npub,
+                                                      k);
+  }
+  ret = open_small(m, c, (size_t) (clen - abytes), c + clen - abytes, ad, (size_t) adlen, npub,
+                   k);
+  if (mlen_p != NULL) *mlen_p = ret == 0 ? clen - abytes : 0;
+  return ret;
+}

@@ -1,0 +1,210 @@
+/* Differential test of src/crypto/xchacha20poly1305.c against libsodium, in C, so it can run under
+ * ASan/UBSan and valgrind (test/c/run.sh builds it both ways, with the SIMD/128-bit code and with
+ * -DNAT_XCHACHA20POLY1305_PORTABLE, the code wasm32 runs). The source is included, not linked, to
+ * reach its static parts: each keystream kernel and the Poly1305 on chosen keys. Exits non-zero
+ * on the first difference. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../../src/crypto/xchacha20poly1305.c"
+
+#define SMALL NAT_XCHACHA20POLY1305_SMALL_MAX
+#define ABYTES crypto_aead_xchacha20poly1305_ietf_ABYTES
+
+static unsigned long checks;
+
+#define CHECK(cond, ...)                                                   \
+  do {                                                                     \
+    checks++;                                                              \
+    if (!(cond)) {                                                         \
+      fprintf(stderr, "%s:%d: %s: ", __FILE__, __LINE__, #cond);           \
+      fprintf(stderr, __VA_ARGS__);                                        \
+      fputc('\n', stderr);                                                 \
+      exit(1);                                                             \
+    }                                                                      \
+  } while (0)
+
+static int all_zero(const unsigned char *p, size_t n) {
+  unsigned char acc = 0;
+  for (size_t i = 0; i < n; i++) acc |= p[i];
+  return acc == 0;
+}
+
+/* Bytes skewed towards 0x00 and 0xff, where carries in Poly1305 and in the counters live. */
+static void fill(unsigned char *p, size_t n, int skewed) {
+  randombytes_buf(p, n);
+  if (!skewed) return;
+  for (size_t i = 0; i < n; i++) {
+    const unsigned char pick = p[i] & 3;
+    p[i] = pick == 0 ? 0x00 : pick == 1 ? 0xff : (unsigned char) randombytes_uniform(256);
+  }
+}
+
+/* Every keystream kernel vs libsodium's XChaCha20 stream (the same blocks while the 32-bit
+ * counter does not wrap). */
+static void test_keystream(void) {
+  unsigned char k[32], npub[24], ours[64 * NAT_XCHACHA_MAX_BLOCKS + 64],
+    ref[64 * NAT_XCHACHA_MAX_BLOCKS];
+  for (int trial = 0; trial < 200; trial++) {
+    for (size_t n = 1; n <= NAT_XCHACHA_MAX_BLOCKS; n++) {
+      fill(k, sizeof k, trial & 1);
+      fill(npub, sizeof npub, trial & 1);
+      crypto_stream_xchacha20(ref, 64 * n, npub, k);
+      memset(ours, 0xa5, sizeof ours);
+      xchacha20_keystream_portable(ours, n, npub, k);
+      CHECK(memcmp(ours, ref, 64 * n) == 0, "portable keystream, %zu blocks", n);
+      CHECK(ours[64 * n] == 0xa5, "portable keystream wrote past %zu blocks", n);
+#ifdef NAT_XCHACHA_AVX2
+      if (sodium_runtime_has_avx2()) {
+        memset(ours, 0xa5, sizeof ours);
+        xchacha20_keystream_avx2(ours, n, npub, k);
+        CHECK(memcmp(ours, ref, 64 * n) == 0, "avx2 keystream, %zu blocks", n);
+        CHECK(ours[64 * n] == 0xa5, "avx2 keystream wrote past %zu blocks", n);
+      }
+#endif
+    }
+  }
+}
+
+/* Our Poly1305 vs libsodium's on whole blocks (where both set the 2^128 bit on every block), with
+ * keys and messages full of 0xff to reach the carries and the final subtraction of p. */
+static void test_poly1305(void) {
+  unsigned char key[32], msg[16 * 40], ours[16], ref[16];
+  for (int trial = 0; trial < 20000; trial++) {
+    const size_t nblocks = (size_t) randombytes_uniform(41);
+    poly1305 st;
+    fill(key, sizeof key, trial & 1);
+    fill(msg, sizeof msg, trial & 1);
+    if (trial % 7 == 0) memset(msg, 0xff, sizeof msg);
+    if (trial % 11 == 0) memset(key, 0xff, sizeof key);
+    poly1305_init(&st, key);
+    poly1305_blocks(&st, msg, nblocks);
+    poly1305_finish(&st, ours);
+    crypto_onetimeauth_poly1305(ref, msg, 16 * nblocks, key);
+    CHECK(memcmp(ours, ref, 16) == 0, "poly1305, %zu blocks, trial %d", nblocks, trial);
+  }
+}
+
+/* Our AEAD vs libsodium's for one (mlen, adlen): combined and detached, both directions, in place,
+ * NULL ad, and a tampered byte. */
+static void test_aead_once(size_t mlen, size_t adlen, int skewed) {
+  unsigned char k[32], npub[24], m[SMALL + 4096], ad[64], c1[SMALL + 4096 + ABYTES],
+    c2[sizeof c1], mac1[ABYTES], mac2[ABYTES], out[sizeof m];
+  unsigned long long len1 = 1234, len2 = 5678;
+
+  fill(k, sizeof k, skewed);
+  fill(npub, sizeof npub, skewed);
+  fill(m, mlen, skewed);
+  fill(ad, adlen, skewed);
+  const unsigned char *adp = adlen == 0 && skewed ? NULL : ad;
+
+  /* combined */
+  CHECK(crypto_aead_xchacha20poly1305_ietf_encrypt(c1, &len1, m, mlen, adp, adlen, NULL, npub,
+                                                   k) == 0, "ref encrypt");
+  CHECK(nat_xchacha20poly1305_ietf_encrypt(c2, &len2, m, mlen, adp, adlen, NULL, npub, k) == 0,
+        "encrypt");
+  CHECK(len1 == len2 && memcmp(c1, c2, mlen + ABYTES) == 0, "encrypt mlen %zu adlen %zu", mlen,
+        adlen);
+  CHECK(nat_xchacha20poly1305_ietf_encrypt(c2, NULL, m, mlen, adp, adlen, NULL, npub, k) == 0,
+        "encrypt, NULL clen_p");
+  memset(out, 0xa5, sizeof out);
+  CHECK(nat_xchacha20poly1305_ietf_decrypt(out, &len2, NULL, c1, mlen + ABYTES, adp, adlen, npub,
+                                           k) == 0, "decrypt mlen %zu adlen %zu", mlen, adlen);
+  CHECK(len2 == mlen && memcmp(out, m, mlen) == 0 && out[mlen] == 0xa5, "decrypt output");
+
+  /* detached */
+  CHECK(crypto_aead_xchacha20poly1305_ietf_encrypt_detached(c1, mac1, &len1, m, mlen, adp, adlen,
+                                                            NULL, npub, k) == 0, "ref detached");
+  CHECK(nat_xchacha20poly1305_ietf_encrypt_detached(c2, mac2, &len2, m, mlen, adp, adlen, NULL,
+                                                    npub, k) == 0, "detached");
+  CHECK(len1 == len2 && memcmp(c1, c2, mlen) == 0 && memcmp(mac1, mac2, ABYTES) == 0,
+        "encrypt_detached mlen %zu adlen %zu", mlen, adlen);
+  memset(out, 0xa5, sizeof out);
+  CHECK(nat_xchacha20poly1305_ietf_decrypt_detached(out, NULL, c1, mlen, mac1, adp, adlen, npub,
+                                                    k) == 0, "decrypt_detached");
+  CHECK(memcmp(out, m, mlen) == 0 && out[mlen] == 0xa5, "decrypt_detached output");
+
+  /* in place (c == m): encrypt, then decrypt back */
+  memcpy(out, m, mlen);
+  CHECK(nat_xchacha20poly1305_ietf_encrypt(out, &len2, out, mlen, adp, adlen, NULL, npub, k) == 0,
+        "in-place encrypt");
+  crypto_aead_xchacha20poly1305_ietf_encrypt(c1, &len1, m, mlen, adp, adlen, NULL, npub, k);
+  CHECK(memcmp(out, c1, mlen + ABYTES) == 0, "in-place encrypt mlen %zu", mlen);
+  CHECK(nat_xchacha20poly1305_ietf_decrypt(out, &len2, NULL, out, mlen + ABYTES, adp, adlen, npub,
+                                           k) == 0 && memcmp(out, m, mlen) == 0,
+        "in-place decrypt mlen %zu", mlen);
+
+  /* a tampered ciphertext, tag or ad byte: both refuse, m is zeroed, the length is 0 */
+  const size_t total = mlen + ABYTES + adlen;
+  const size_t pos = (size_t) randombytes_uniform((uint32_t) total);
+  unsigned char *target = pos < mlen + ABYTES ? c1 + pos : ad + (pos - mlen - ABYTES);
+  *target ^= (unsigned char) (1U << randombytes_uniform(8));
+  memset(out, 0xa5, sizeof out);
+  len2 = 99;
+  CHECK(nat_xchacha20poly1305_ietf_decrypt(out, &len2, NULL, c1, mlen + ABYTES, ad, adlen, npub,
+                                           k) == -1, "tampered decrypt at %zu", pos);
+  CHECK(crypto_aead_xchacha20poly1305_ietf_decrypt(out + 1, NULL, NULL, c1, mlen + ABYTES, ad,
+                                                   adlen, npub, k) == -1, "ref agrees");
+  CHECK(len2 == 0 && all_zero(out, mlen), "tampered decrypt leaves zeros, mlen %zu", mlen);
+  memset(out, 0xa5, sizeof out);
+  CHECK(nat_xchacha20poly1305_ietf_decrypt_detached(out, NULL, c1, mlen, c1 + mlen, ad, adlen,
+                                                    npub, k) == -1 && all_zero(out, mlen),
+        "tampered decrypt_detached at %zu", pos);
+}
+
+/* Every byte position, for a few lengths: each single-bit flip must be refused. */
+static void test_tamper_everywhere(size_t mlen, size_t adlen) {
+  unsigned char k[32], npub[24], m[SMALL + 64], ad[128], c[SMALL + 64 + ABYTES], out[SMALL + 64];
+  fill(k, sizeof k, 0);
+  fill(npub, sizeof npub, 0);
+  fill(m, mlen, 0);
+  fill(ad, adlen, 0);
+  nat_xchacha20poly1305_ietf_encrypt(c, NULL, m, mlen, ad, adlen, NULL, npub, k);
+  for (size_t pos = 0; pos < mlen + ABYTES + adlen + 24 + 32; pos++) {
+    unsigned char *p = pos < mlen + ABYTES            ? c + pos
+                       : pos < mlen + ABYTES + adlen  ? ad + (pos - mlen - ABYTES)
+                       : pos < mlen + ABYTES + adlen + 24 ? npub + (pos - mlen - ABYTES - adlen)
+                                                          : k + (pos - mlen - ABYTES - adlen - 24);
+    const unsigned char bit = (unsigned char) (1U << (pos % 8));
+    *p ^= bit;
+    memset(out, 0xa5, sizeof out);
+    CHECK(nat_xchacha20poly1305_ietf_decrypt(out, NULL, NULL, c, mlen + ABYTES, ad, adlen, npub,
+                                             k) == -1 && all_zero(out, mlen),
+          "flip at %zu (mlen %zu adlen %zu)", pos, mlen, adlen);
+    *p ^= bit;
+  }
+  /* a shorter or longer ciphertext is refused too (wrong length in the tag) */
+  if (mlen > 0) {
+    CHECK(nat_xchacha20poly1305_ietf_decrypt(out, NULL, NULL, c, mlen + ABYTES - 1, ad, adlen, npub,
+                                             k) == -1, "truncated");
+  }
+  CHECK(nat_xchacha20poly1305_ietf_decrypt(out, NULL, NULL, c, mlen + ABYTES, ad, adlen, npub, k) ==
+          0 && memcmp(out, m, mlen) == 0, "untampered after the flips");
+}
+
+int main(void) {
+  if (sodium_init() < 0) return 1;
+#ifdef NAT_XCHACHA_AVX2
+  printf("build: x86-64 (AVX2 kernel %s), 128-bit Poly1305\n",
+         sodium_runtime_has_avx2() ? "tested" : "not supported here");
+#elif defined(__SIZEOF_INT128__) && !defined(NAT_XCHACHA20POLY1305_PORTABLE)
+  printf("build: portable ChaCha20, 128-bit Poly1305\n");
+#else
+  printf("build: portable ChaCha20, 32-bit Poly1305\n");
+#endif
+  test_keystream();
+  test_poly1305();
+  for (int skewed = 0; skewed < 2; skewed++) {
+    for (size_t mlen = 0; mlen <= SMALL + 64; mlen++) {
+      for (size_t adlen = 0; adlen <= 40; adlen++) test_aead_once(mlen, adlen, skewed);
+    }
+  }
+  /* past the cutoff: libsodium's own code, reached through ours */
+  for (size_t mlen = SMALL + 65; mlen < SMALL + 4096; mlen += 97) test_aead_once(mlen, 13, 0);
+  const size_t tamper_lengths[] = {0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, SMALL - 1, SMALL};
+  for (size_t i = 0; i < sizeof tamper_lengths / sizeof tamper_lengths[0]; i++) {
+    test_tamper_everywhere(tamper_lengths[i], i % 3 == 0 ? 0 : 7 * i);
+  }
+  printf("ok: %lu checks\n", checks);
+  return 0;
+}
