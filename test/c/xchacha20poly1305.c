@@ -85,6 +85,104 @@ static void test_poly1305(void) {
   }
 }
 
+/* Random inputs almost never reach the rare carries (h1 overflowing into h2, h at or above p
+ * before the final subtraction). With r = 1, h is the plain sum of the blocks plus 2^128 each
+ * (folded mod 2^130 - 5): n blocks adding up to 2^128 - 1 - t, or all 0xff, put h right at
+ * 2^130 - 1 - t, p and 2^130 + 2^128 - 1 - t, where every carry and the subtraction happen. */
+static void test_poly1305_carries(void) {
+  unsigned char key[32] = {1}, msg[16 * 8], ours[16], ref[16];
+  for (size_t n = 1; n <= 8; n++) {
+    for (unsigned t = 0; t < 12; t++) {
+      for (size_t split = 0; split <= n; split++) {
+        poly1305 st;
+        if (split == n) {
+          memset(msg, 0xff, sizeof msg);
+        } else {
+          memset(msg, 0, sizeof msg);
+          memset(msg + 16 * split, 0xff, 16);
+        }
+        msg[16 * (split % n)] = (unsigned char) (0xff - t);
+        fill(key + 16, 16, (int) t & 1); /* s: the final addition's carries */
+        poly1305_init(&st, key);
+        poly1305_blocks(&st, msg, n);
+        poly1305_finish(&st, ours);
+        crypto_onetimeauth_poly1305(ref, msg, 16 * n, key);
+        CHECK(memcmp(ours, ref, 16) == 0, "poly1305 carries, %zu blocks, t %u, split %zu", n, t,
+              split);
+      }
+    }
+  }
+}
+
+/* poly1305_finish from states the block loop can leave but inputs rarely reach (limbs at their
+ * bounds, h at or past 2^130), against a plain reduction: tag = ((h mod p) + s) mod 2^128. h is
+ * set through the state's own fields, so this reaches the carries of the final reduction that
+ * no chosen message reliably does. The reference uses the harness's 128-bit integers. */
+typedef unsigned __int128 ref_u128;
+
+static void ref_tag(unsigned char tag[16], ref_u128 lo, unsigned hi, const unsigned char s[16]) {
+  /* h = hi 2^128 + lo < 2^132: fold what lies above 2^130 (x 5), then subtract p if needed */
+  const ref_u128 p_lo = ~(ref_u128) 0 - 4; /* p = 3 2^128 + (2^128 - 5) */
+  const ref_u128 add = (ref_u128) (hi >> 2) * 5;
+  hi &= 3;
+  if (lo + add < lo) hi++;
+  lo += add;
+  if (hi > 3 || (hi == 3 && lo >= p_lo)) lo -= p_lo; /* h - p < 2^128: only lo matters */
+  ref_u128 sv = 0;
+  for (int i = 15; i >= 0; i--) sv = sv << 8 | s[i];
+  lo += sv;
+  for (int i = 0; i < 16; i++) tag[i] = (unsigned char) (lo >> (8 * i));
+}
+
+/* A limb value of `bits` bits, often at its extremes: 0, all ones, all ones but a little. */
+static uint64_t extreme_limb(unsigned bits) {
+  const uint64_t ones = bits == 64 ? ~(uint64_t) 0 : ((uint64_t) 1 << bits) - 1;
+  uint64_t r;
+  randombytes_buf(&r, sizeof r);
+  switch (randombytes_uniform(4)) {
+    case 0: return 0;
+    case 1: return ones;
+    case 2: return ones - randombytes_uniform(8);
+    default: return r & ones;
+  }
+}
+
+static void test_poly1305_finish_states(void) {
+  unsigned char key[32] = {0}, ours[16], ref[16];
+  for (int trial = 0; trial < 200000; trial++) {
+    poly1305 st;
+    ref_u128 lo;
+    unsigned hi;
+    fill(key + 16, 16, trial & 1);
+    poly1305_init(&st, key);
+#if defined(__SIZEOF_INT128__) && !defined(NAT_XCHACHA20POLY1305_PORTABLE)
+    /* the loop leaves h2 <= 4 */
+    st.h0 = extreme_limb(64);
+    st.h1 = extreme_limb(64);
+    st.h2 = randombytes_uniform(5);
+    lo = (ref_u128) st.h1 << 64 | st.h0;
+    hi = (unsigned) st.h2;
+#else
+    /* the loop leaves every limb below 2^26 but h1, which may carry a few bits more */
+    for (int i = 0; i < 5; i++) st.h[i] = (uint32_t) extreme_limb(26);
+    if (trial & 2) st.h[1] += 1 + (uint32_t) randombytes_uniform(64);
+    ref_u128 v = 0;
+    hi = 0;
+    for (int i = 4; i >= 0; i--) {
+      /* v = v 2^26 + h[i], tracking the bits above 2^128 in hi */
+      hi = (unsigned) (hi << 26 | (unsigned) (v >> 102));
+      v = v << 26;
+      if (v + st.h[i] < v) hi++;
+      v += st.h[i];
+    }
+    lo = v;
+#endif
+    poly1305_finish(&st, ours);
+    ref_tag(ref, lo, hi, key + 16);
+    CHECK(memcmp(ours, ref, 16) == 0, "poly1305_finish from a chosen state, trial %d", trial);
+  }
+}
+
 /* Our AEAD vs libsodium's for one (mlen, adlen): combined and detached, both directions, in place,
  * NULL ad, and a tampered byte. */
 static void test_aead_once(size_t mlen, size_t adlen, int skewed) {
@@ -194,6 +292,8 @@ int main(void) {
 #endif
   test_keystream();
   test_poly1305();
+  test_poly1305_carries();
+  test_poly1305_finish_states();
   for (int skewed = 0; skewed < 2; skewed++) {
     for (size_t mlen = 0; mlen <= SMALL + 64; mlen++) {
       for (size_t adlen = 0; adlen <= 40; adlen++) test_aead_once(mlen, adlen, skewed);
