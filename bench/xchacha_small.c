@@ -53,7 +53,7 @@ static void op_poly1305_ours(size_t len) {
   poly1305 st;
   poly1305_init(&st, k);
   poly1305_padded(&st, m, len);
-  poly1305_lengths(&st, 0, len);
+  poly1305_block(&st, 0, len);
   poly1305_finish(&st, c);
 }
 

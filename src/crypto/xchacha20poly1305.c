@@ -14,10 +14,17 @@
 
 #include "xchacha20poly1305.h"
 
+/* NAT_XCHACHA20POLY1305_PORTABLE (tests and benchmarks) forces the code wasm32 runs. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
   !defined(NAT_XCHACHA20POLY1305_PORTABLE)
 #define NAT_XCHACHA_AVX2 1
 #include <immintrin.h>
+#endif
+
+/* Poly1305 on two 64-bit words where the CPU multiplies 64 x 64 -> 128 bits. wasm32 has no such
+ * multiply (clang emulates __int128 there): 26-bit limbs are faster (14 vs 25 ns a block). */
+#if defined(__SIZEOF_INT128__) && !defined(__wasm__) && !defined(NAT_XCHACHA20POLY1305_PORTABLE)
+#define NAT_POLY1305_64 1
 #endif
 
 /* Keystream blocks for the largest short message, plus block 0 (the Poly1305 key). */
@@ -34,9 +41,8 @@ static void store32_le(unsigned char *p, uint32_t w) {
   p[3] = (unsigned char) (w >> 24);
 }
 
-static void store64_le(unsigned char *p, uint64_t w) {
-  store32_le(p, (uint32_t) w);
-  store32_le(p + 4, (uint32_t) (w >> 32));
+static uint64_t load64_le(const unsigned char *p) {
+  return (uint64_t) load32_le(p) | (uint64_t) load32_le(p + 4) << 32;
 }
 
 /* ---- ChaCha20, portable ------------------------------------------------------------------ */
@@ -107,8 +113,11 @@ static void xchacha20_keystream_portable(unsigned char *ks, size_t nblocks,
 /* ---- ChaCha20, x86-64 AVX2 ---------------------------------------------------------------- */
 #ifdef NAT_XCHACHA_AVX2
 /* Row-wise: a register holds one row of the 4x4 state, so a quarter round works on all four
- * columns at once and the diagonal round only rotates rows b, c, d. A 256-bit register carries
- * the same row of two blocks (counters i and i + 1); HChaCha20 uses the 128-bit half. */
+ * columns at once, and the diagonal round lines the rows up by rotating their words. Rows a, c
+ * and d move (never b, whose rotate ends each quarter round and starts the next): their shuffles
+ * run while b is still being computed, off the chain of dependent instructions that sets the
+ * speed of a single block. A 256-bit register carries the same row of two blocks (counters i and
+ * i + 1); HChaCha20 uses the 128-bit half. */
 #define NAT_AVX2 __attribute__((target("avx2")))
 
 #define ROWS_ROUND(add, xor, rot16, rot8, rotl, shuffle, a, b, c, d) \
@@ -116,12 +125,12 @@ static void xchacha20_keystream_portable(unsigned char *ks, size_t nblocks,
   c = add(c, d); b = rotl(xor(b, c), 12);                               \
   a = add(a, b); d = rot8(xor(d, a));                                   \
   c = add(c, d); b = rotl(xor(b, c), 7);                                \
-  b = shuffle(b, 0x39); c = shuffle(c, 0x4e); d = shuffle(d, 0x93);     \
+  a = shuffle(a, 0x93); c = shuffle(c, 0x39); d = shuffle(d, 0x4e);     \
   a = add(a, b); d = rot16(xor(d, a));                                  \
   c = add(c, d); b = rotl(xor(b, c), 12);                               \
   a = add(a, b); d = rot8(xor(d, a));                                   \
   c = add(c, d); b = rotl(xor(b, c), 7);                                \
-  b = shuffle(b, 0x93); c = shuffle(c, 0x4e); d = shuffle(d, 0x39)
+  a = shuffle(a, 0x39); c = shuffle(c, 0x93); d = shuffle(d, 0x4e)
 
 /* byte shuffles that rotate each 32-bit word left by 16 and by 8 */
 #define ROT16_BYTES 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13
@@ -151,6 +160,32 @@ NAT_AVX2 static void store_block_pair(unsigned char *out, size_t nblocks, __m256
   }
 }
 
+/* Blocks with counters row3's and up, 2 * nsets of them (nblocks of them stored), in nsets
+ * independent register sets: their rounds overlap in the pipeline, so up to three sets take about
+ * the time of one. Always inlined with a constant nsets, so the arrays live in registers. */
+NAT_AVX2 static inline __attribute__((always_inline)) void
+chacha20_block_pairs_avx2(unsigned char *out, size_t nblocks, int nsets, __m256i row0,
+                          __m256i row1, __m256i row2, __m256i row3) {
+  __m256i a[3], b[3], c[3], d[3], d_in[3];
+  for (int s = 0; s < nsets; s++) {
+    a[s] = row0;
+    b[s] = row1;
+    c[s] = row2;
+    d[s] = d_in[s] = row3;
+    row3 = _mm256_add_epi32(row3, _mm256_setr_epi32(2, 0, 0, 0, 2, 0, 0, 0));
+  }
+  for (int i = 0; i < 10; i++) {
+    for (int s = 0; s < nsets; s++) {
+      Y_ROUND(a[s], b[s], c[s], d[s]);
+    }
+  }
+  for (int s = 0; s < nsets && (size_t) (2 * s) < nblocks; s++) {
+    store_block_pair(out + 128 * s, nblocks - (size_t) (2 * s), _mm256_add_epi32(a[s], row0),
+                     _mm256_add_epi32(b[s], row1), _mm256_add_epi32(c[s], row2),
+                     _mm256_add_epi32(d[s], d_in[s]));
+  }
+}
+
 NAT_AVX2 static void xchacha20_keystream_avx2(unsigned char *ks, size_t nblocks,
                                               const unsigned char npub[24],
                                               const unsigned char k[32]) {
@@ -166,29 +201,17 @@ NAT_AVX2 static void xchacha20_keystream_avx2(unsigned char *ks, size_t nblocks,
                 row2 = _mm256_broadcastsi128_si256(d);
   const int n1 = (int) load32_le(npub + 16), n2 = (int) load32_le(npub + 20);
 
-  for (size_t blk = 0; blk < nblocks; blk += 4) {
-    const int ctr = (int) blk;
-    const __m256i row3 = _mm256_setr_epi32(ctr, 0, n1, n2, ctr + 1, 0, n1, n2),
-                  row3b = _mm256_add_epi32(row3, _mm256_setr_epi32(2, 0, 0, 0, 2, 0, 0, 0));
-    __m256i a0 = row0, b0 = row1, c0 = row2, d0 = row3;
-    __m256i a1 = row0, b1 = row1, c1 = row2, d1 = row3b;
-    if (nblocks - blk > 2) {
-      /* two independent register sets: their rounds overlap in the pipeline */
-      for (int i = 0; i < 10; i++) {
-        Y_ROUND(a0, b0, c0, d0);
-        Y_ROUND(a1, b1, c1, d1);
-      }
-      store_block_pair(ks + 64 * (blk + 2), nblocks - blk - 2, _mm256_add_epi32(a1, row0),
-                       _mm256_add_epi32(b1, row1), _mm256_add_epi32(c1, row2),
-                       _mm256_add_epi32(d1, row3b));
+  for (size_t blk = 0; blk < nblocks; blk += 6) {
+    const size_t left = nblocks - blk;
+    const __m256i row3 = _mm256_setr_epi32((int) blk, 0, n1, n2, (int) blk + 1, 0, n1, n2);
+    unsigned char *out = ks + 64 * blk;
+    if (left > 4) {
+      chacha20_block_pairs_avx2(out, left, 3, row0, row1, row2, row3);
+    } else if (left > 2) {
+      chacha20_block_pairs_avx2(out, left, 2, row0, row1, row2, row3);
     } else {
-      for (int i = 0; i < 10; i++) {
-        Y_ROUND(a0, b0, c0, d0);
-      }
+      chacha20_block_pairs_avx2(out, left, 1, row0, row1, row2, row3);
     }
-    store_block_pair(ks + 64 * blk, nblocks - blk, _mm256_add_epi32(a0, row0),
-                     _mm256_add_epi32(b0, row1), _mm256_add_epi32(c0, row2),
-                     _mm256_add_epi32(d0, row3));
   }
 }
 #endif
@@ -207,15 +230,16 @@ static void xchacha20_keystream(unsigned char *ks, size_t nblocks, const unsigne
 
 /* ---- Poly1305 ----------------------------------------------------------------------------- */
 /* Only whole 16-byte blocks with the 2^128 bit set: the AEAD zero-pads ad and c itself. */
-#if defined(__SIZEOF_INT128__) && !defined(NAT_XCHACHA20POLY1305_PORTABLE)
-/* h = h0 + h1 2^64 + h2 2^128 with h2 small; r = r0 + r1 2^64. Clamping clears r1's low two
- * bits, so r1 2^128 = (r1 / 4) 2^130 = 5 (r1 / 4) = s1 (mod 2^130 - 5) with s1 = r1 + r1 / 4. */
+#ifdef NAT_POLY1305_64
 typedef unsigned __int128 u128;
 
-static uint64_t load64_le(const unsigned char *p) {
-  return (uint64_t) load32_le(p) | (uint64_t) load32_le(p + 4) << 32;
+static void store64_le(unsigned char *p, uint64_t w) {
+  store32_le(p, (uint32_t) w);
+  store32_le(p + 4, (uint32_t) (w >> 32));
 }
 
+/* h = h0 + h1 2^64 + h2 2^128 with h2 small; r = r0 + r1 2^64. Clamping clears r1's low two
+ * bits, so r1 2^128 = (r1 / 4) 2^130 = 5 (r1 / 4) = s1 (mod 2^130 - 5) with s1 = r1 + r1 / 4. */
 typedef struct poly1305 {
   uint64_t r0, r1, s1, h0, h1, h2, pad0, pad1;
 } poly1305;
@@ -229,33 +253,29 @@ static void poly1305_init(poly1305 *st, const unsigned char key[32]) {
   st->pad1 = load64_le(key + 24);
 }
 
-static void poly1305_blocks(poly1305 *st, const unsigned char *p, size_t nblocks) {
+/* One block m0 + m1 2^64 + 2^128. The sums of products stay 128-bit; the other carries are
+ * spelled out in 64 bits, which GCC compiles without the stack round trips it makes of
+ * (u128) x + y. */
+static void poly1305_block(poly1305 *st, uint64_t m0, uint64_t m1) {
   const uint64_t r0 = st->r0, r1 = st->r1, s1 = st->s1;
-  uint64_t h0 = st->h0, h1 = st->h1, h2 = st->h2;
-  for (; nblocks > 0; nblocks--, p += 16) {
-    u128 t = (u128) h0 + load64_le(p);
-    h0 = (uint64_t) t;
-    t = (u128) h1 + load64_le(p + 8) + (uint64_t) (t >> 64);
-    h1 = (uint64_t) t;
-    h2 += (uint64_t) (t >> 64) + 1;
-    /* h * r, with the terms at 2^128 and above folded back down by s1 */
-    const u128 d0 = (u128) h0 * r0 + (u128) h1 * s1;
-    u128 d1 = (u128) h0 * r1 + (u128) h1 * r0 + h2 * s1;
-    uint64_t d2 = h2 * r0;
-    d1 += (uint64_t) (d0 >> 64);
-    d2 += (uint64_t) (d1 >> 64);
-    /* keep 130 bits; what lies above 2^130 comes back times 5 */
-    const uint64_t c = (d2 >> 2) + (d2 & ~(uint64_t) 3);
-    h2 = d2 & 3;
-    t = (u128) (uint64_t) d0 + c;
-    h0 = (uint64_t) t;
-    t = (u128) (uint64_t) d1 + (uint64_t) (t >> 64);
-    h1 = (uint64_t) t;
-    h2 += (uint64_t) (t >> 64);
-  }
+  uint64_t h0 = st->h0 + m0, h1 = st->h1, h2 = st->h2, c = h0 < m0;
+  h1 += c;
+  c = h1 < c;
+  h1 += m1;
+  c += h1 < m1;
+  h2 += c + 1;
+  /* h * r, with the terms at 2^128 and above folded back down by s1 */
+  const u128 d0 = (u128) h0 * r0 + (u128) h1 * s1;
+  const u128 d1 = (u128) h0 * r1 + (u128) h1 * r0 + (u128) h2 * s1 + (uint64_t) (d0 >> 64);
+  const uint64_t d2 = h2 * r0 + (uint64_t) (d1 >> 64);
+  /* keep 130 bits; what lies above 2^130 comes back times 5 */
+  c = (d2 >> 2) + (d2 & ~(uint64_t) 3);
+  h0 = (uint64_t) d0 + c;
+  c = h0 < c;
+  h1 = (uint64_t) d1 + c;
   st->h0 = h0;
   st->h1 = h1;
-  st->h2 = h2;
+  st->h2 = (d2 & 3) + (h1 < c);
 }
 
 static void poly1305_finish(poly1305 *st, unsigned char tag[16]) {
@@ -291,41 +311,36 @@ static void poly1305_init(poly1305 *st, const unsigned char key[32]) {
   for (int i = 0; i < 4; i++) st->pad[i] = load32_le(key + 16 + 4 * i);
 }
 
-static void poly1305_blocks(poly1305 *st, const unsigned char *p, size_t nblocks) {
+/* One block m0 + m1 2^64 + 2^128. */
+static void poly1305_block(poly1305 *st, uint64_t m0, uint64_t m1) {
   const uint32_t r0 = st->r[0], r1 = st->r[1], r2 = st->r[2], r3 = st->r[3], r4 = st->r[4];
   const uint32_t s1 = st->s[1], s2 = st->s[2], s3 = st->s[3], s4 = st->s[4];
-  uint32_t h0 = st->h[0], h1 = st->h[1], h2 = st->h[2], h3 = st->h[3], h4 = st->h[4];
-  for (; nblocks > 0; nblocks--, p += 16) {
-    h0 += load32_le(p) & 0x3ffffff;
-    h1 += (load32_le(p + 3) >> 2) & 0x3ffffff;
-    h2 += (load32_le(p + 6) >> 4) & 0x3ffffff;
-    h3 += (load32_le(p + 9) >> 6) & 0x3ffffff;
-    h4 += (load32_le(p + 12) >> 8) | (1U << 24);
-    /* limb products at 2^130 and above come back times 5 (the s = 5 r terms) */
-    const uint64_t d0 = (uint64_t) h0 * r0 + (uint64_t) h1 * s4 + (uint64_t) h2 * s3 +
-                        (uint64_t) h3 * s2 + (uint64_t) h4 * s1;
-    uint64_t d1 = (uint64_t) h0 * r1 + (uint64_t) h1 * r0 + (uint64_t) h2 * s4 +
-                  (uint64_t) h3 * s3 + (uint64_t) h4 * s2;
-    uint64_t d2 = (uint64_t) h0 * r2 + (uint64_t) h1 * r1 + (uint64_t) h2 * r0 +
-                  (uint64_t) h3 * s4 + (uint64_t) h4 * s3;
-    uint64_t d3 = (uint64_t) h0 * r3 + (uint64_t) h1 * r2 + (uint64_t) h2 * r1 +
-                  (uint64_t) h3 * r0 + (uint64_t) h4 * s4;
-    uint64_t d4 = (uint64_t) h0 * r4 + (uint64_t) h1 * r3 + (uint64_t) h2 * r2 +
-                  (uint64_t) h3 * r1 + (uint64_t) h4 * r0;
-    h0 = (uint32_t) d0 & 0x3ffffff;
-    d1 += d0 >> 26;
-    h1 = (uint32_t) d1 & 0x3ffffff;
-    d2 += d1 >> 26;
-    h2 = (uint32_t) d2 & 0x3ffffff;
-    d3 += d2 >> 26;
-    h3 = (uint32_t) d3 & 0x3ffffff;
-    d4 += d3 >> 26;
-    h4 = (uint32_t) d4 & 0x3ffffff;
-    h0 += (uint32_t) (d4 >> 26) * 5;
-    h1 += h0 >> 26;
-    h0 &= 0x3ffffff;
-  }
-  st->h[0] = h0; st->h[1] = h1; st->h[2] = h2; st->h[3] = h3; st->h[4] = h4;
+  const uint32_t h0 = st->h[0] + ((uint32_t) m0 & 0x3ffffff),
+                 h1 = st->h[1] + ((uint32_t) (m0 >> 26) & 0x3ffffff),
+                 h2 = st->h[2] + ((uint32_t) (m0 >> 52 | m1 << 12) & 0x3ffffff),
+                 h3 = st->h[3] + ((uint32_t) (m1 >> 14) & 0x3ffffff),
+                 h4 = st->h[4] + ((uint32_t) (m1 >> 40) | (1U << 24));
+  /* limb products at 2^130 and above come back times 5 (the s = 5 r terms) */
+  const uint64_t d0 = (uint64_t) h0 * r0 + (uint64_t) h1 * s4 + (uint64_t) h2 * s3 +
+                      (uint64_t) h3 * s2 + (uint64_t) h4 * s1;
+  uint64_t d1 = (uint64_t) h0 * r1 + (uint64_t) h1 * r0 + (uint64_t) h2 * s4 +
+                (uint64_t) h3 * s3 + (uint64_t) h4 * s2;
+  uint64_t d2 = (uint64_t) h0 * r2 + (uint64_t) h1 * r1 + (uint64_t) h2 * r0 +
+                (uint64_t) h3 * s4 + (uint64_t) h4 * s3;
+  uint64_t d3 = (uint64_t) h0 * r3 + (uint64_t) h1 * r2 + (uint64_t) h2 * r1 +
+                (uint64_t) h3 * r0 + (uint64_t) h4 * s4;
+  uint64_t d4 = (uint64_t) h0 * r4 + (uint64_t) h1 * r3 + (uint64_t) h2 * r2 +
+                (uint64_t) h3 * r1 + (uint64_t) h4 * r0;
+  d1 += d0 >> 26;
+  d2 += d1 >> 26;
+  d3 += d2 >> 26;
+  d4 += d3 >> 26;
+  const uint32_t g0 = ((uint32_t) d0 & 0x3ffffff) + (uint32_t) (d4 >> 26) * 5;
+  st->h[0] = g0 & 0x3ffffff;
+  st->h[1] = ((uint32_t) d1 & 0x3ffffff) + (g0 >> 26);
+  st->h[2] = (uint32_t) d2 & 0x3ffffff;
+  st->h[3] = (uint32_t) d3 & 0x3ffffff;
+  st->h[4] = (uint32_t) d4 & 0x3ffffff;
 }
 
 static void poly1305_finish(poly1305 *st, unsigned char tag[16]) {
@@ -361,21 +376,20 @@ static void poly1305_finish(poly1305 *st, unsigned char tag[16]) {
 }
 #endif
 
-/* p, then zeros up to a multiple of 16 bytes. */
+static void poly1305_blocks(poly1305 *st, const unsigned char *p, size_t nblocks) {
+  for (; nblocks > 0; nblocks--, p += 16) poly1305_block(st, load64_le(p), load64_le(p + 8));
+}
+
+/* p, then zeros up to a multiple of 16 bytes. The last block is gathered in registers: going
+ * through a zeroed buffer in memory stalls on store-to-load forwarding. */
 static void poly1305_padded(poly1305 *st, const unsigned char *p, size_t len) {
   poly1305_blocks(st, p, len / 16);
   if (len % 16 != 0) {
-    unsigned char last[16] = {0};
-    memcpy(last, p + (len & ~(size_t) 15), len % 16);
-    poly1305_blocks(st, last, 1);
+    uint64_t m[2] = {0, 0};
+    p += len & ~(size_t) 15;
+    for (size_t i = 0; i < len % 16; i++) m[i / 8] |= (uint64_t) p[i] << (8 * (i % 8));
+    poly1305_block(st, m[0], m[1]);
   }
-}
-
-static void poly1305_lengths(poly1305 *st, size_t adlen, size_t clen) {
-  unsigned char lengths[16];
-  store64_le(lengths, (uint64_t) adlen);
-  store64_le(lengths + 8, (uint64_t) clen);
-  poly1305_blocks(st, lengths, 1);
 }
 
 /* ---- the AEAD ----------------------------------------------------------------------------- */
@@ -405,7 +419,7 @@ static void seal_small(unsigned char *c, unsigned char mac[16], const unsigned c
   if (adlen > 0) poly1305_padded(&st, ad, adlen);
   xor_keystream(c, m, ks + 64, mlen);
   poly1305_padded(&st, c, mlen);
-  poly1305_lengths(&st, adlen, mlen);
+  poly1305_block(&st, (uint64_t) adlen, (uint64_t) mlen);
   poly1305_finish(&st, mac);
   sodium_memzero(ks, 64 * nblocks);
   sodium_memzero(&st, sizeof st);
@@ -423,7 +437,7 @@ static int open_small(unsigned char *m, const unsigned char *c, size_t clen,
   poly1305_init(&st, ks);
   if (adlen > 0) poly1305_padded(&st, ad, adlen);
   poly1305_padded(&st, c, clen);
-  poly1305_lengths(&st, adlen, clen);
+  poly1305_block(&st, (uint64_t) adlen, (uint64_t) clen);
   poly1305_finish(&st, computed);
   ret = crypto_verify_16(computed, mac);
   if (ret == 0) {

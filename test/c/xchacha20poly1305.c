@@ -155,7 +155,7 @@ static void test_poly1305_finish_states(void) {
     unsigned hi;
     fill(key + 16, 16, trial & 1);
     poly1305_init(&st, key);
-#if defined(__SIZEOF_INT128__) && !defined(NAT_XCHACHA20POLY1305_PORTABLE)
+#ifdef NAT_POLY1305_64
     /* the loop leaves h2 <= 4 */
     st.h0 = extreme_limb(64);
     st.h1 = extreme_limb(64);
@@ -285,7 +285,7 @@ int main(void) {
 #ifdef NAT_XCHACHA_AVX2
   printf("build: x86-64 (AVX2 kernel %s), 128-bit Poly1305\n",
          sodium_runtime_has_avx2() ? "tested" : "not supported here");
-#elif defined(__SIZEOF_INT128__) && !defined(NAT_XCHACHA20POLY1305_PORTABLE)
+#elif defined(NAT_POLY1305_64)
   printf("build: portable ChaCha20, 128-bit Poly1305\n");
 #else
   printf("build: portable ChaCha20, 32-bit Poly1305\n");
