@@ -6,19 +6,22 @@
  *   tag     = Poly1305(polykey, ad || pad16 || c || pad16 || le64(adlen) || le64(clen))
  *
  * All keystream blocks a message needs are computed at once into a stack buffer (on x86-64 with
- * AVX2: two blocks per 256-bit register, two registers sets interleaved), then the message is
- * XORed and authenticated with a 64-bit Poly1305 kept in locals. The order of reads and writes is
+ * AVX2: two blocks per 256-bit register, up to three register sets interleaved; SIMD128 on
+ * wasm32), then the message is XORed and authenticated with a Poly1305 kept in locals. The order of reads and writes is
  * libsodium's (ad is absorbed before c is written; on decrypt, nothing is written before the tag
  * is checked), so even buffers that alias in ways the binding allows give libsodium's answers. */
 #include <string.h>
 
 #include "xchacha20poly1305.h"
 
-/* NAT_XCHACHA20POLY1305_PORTABLE (tests and benchmarks) forces the code wasm32 runs. */
+/* NAT_XCHACHA20POLY1305_PORTABLE (tests and benchmarks) forces the portable C throughout. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
   !defined(NAT_XCHACHA20POLY1305_PORTABLE)
 #define NAT_XCHACHA_AVX2 1
 #include <immintrin.h>
+#elif defined(__wasm_simd128__) && !defined(NAT_XCHACHA20POLY1305_PORTABLE)
+#define NAT_XCHACHA_SIMD128 1
+#include <wasm_simd128.h>
 #endif
 
 /* Poly1305 on two 64-bit words where the CPU multiplies 64 x 64 -> 128 bits. wasm32 has no such
@@ -45,7 +48,10 @@ static uint64_t load64_le(const unsigned char *p) {
   return (uint64_t) load32_le(p) | (uint64_t) load32_le(p + 4) << 32;
 }
 
-/* ---- ChaCha20, portable ------------------------------------------------------------------ */
+/* ---- ChaCha20 ---------------------------------------------------------------------------- */
+/* Each build has one xchacha20_keystream: AVX2 (x86-64, called only when the CPU has it),
+ * SIMD128 (wasm32) or portable C. It computes HChaCha20 and then the keystream blocks 0..nblocks-1
+ * under the subkey: all the ChaCha20 work of one call. */
 
 /* "expand 32-byte k" */
 #define SIGMA0 0x61707865U
@@ -53,73 +59,12 @@ static uint64_t load64_le(const unsigned char *p) {
 #define SIGMA2 0x79622d32U
 #define SIGMA3 0x6b206574U
 
-#define ROTL32(x, n) ((uint32_t) (((x) << (n)) | ((x) >> (32 - (n)))))
-#define QUARTERROUND(a, b, c, d) \
-  a += b; d = ROTL32(d ^ a, 16); \
-  c += d; b = ROTL32(b ^ c, 12); \
-  a += b; d = ROTL32(d ^ a, 8);  \
-  c += d; b = ROTL32(b ^ c, 7)
-
-/* The 20 rounds, on 16 locals so the compiler keeps the state in registers. */
-static void chacha20_rounds(uint32_t x[16]) {
-  uint32_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5], x6 = x[6],
-           x7 = x[7], x8 = x[8], x9 = x[9], x10 = x[10], x11 = x[11], x12 = x[12], x13 = x[13],
-           x14 = x[14], x15 = x[15];
-  for (int i = 0; i < 10; i++) {
-    QUARTERROUND(x0, x4, x8, x12);
-    QUARTERROUND(x1, x5, x9, x13);
-    QUARTERROUND(x2, x6, x10, x14);
-    QUARTERROUND(x3, x7, x11, x15);
-    QUARTERROUND(x0, x5, x10, x15);
-    QUARTERROUND(x1, x6, x11, x12);
-    QUARTERROUND(x2, x7, x8, x13);
-    QUARTERROUND(x3, x4, x9, x14);
-  }
-  x[0] = x0; x[1] = x1; x[2] = x2; x[3] = x3; x[4] = x4; x[5] = x5; x[6] = x6; x[7] = x7;
-  x[8] = x8; x[9] = x9; x[10] = x10; x[11] = x11; x[12] = x12; x[13] = x13; x[14] = x14;
-  x[15] = x15;
-}
-
-static void xchacha20_keystream_portable(unsigned char *ks, size_t nblocks,
-                                         const unsigned char npub[24], const unsigned char k[32]) {
-  uint32_t x[16], subkey[8];
-  int i;
-
-  /* HChaCha20: the rounds without the final addition; the subkey is words 0..3 and 12..15. */
-  x[0] = SIGMA0; x[1] = SIGMA1; x[2] = SIGMA2; x[3] = SIGMA3;
-  for (i = 0; i < 8; i++) x[4 + i] = load32_le(k + 4 * i);
-  for (i = 0; i < 4; i++) x[12 + i] = load32_le(npub + 4 * i);
-  chacha20_rounds(x);
-  for (i = 0; i < 4; i++) {
-    subkey[i] = x[i];
-    subkey[4 + i] = x[12 + i];
-  }
-
-  for (size_t b = 0; b < nblocks; b++) {
-    uint32_t s[16] = {SIGMA0, SIGMA1, SIGMA2, SIGMA3};
-    for (i = 0; i < 8; i++) s[4 + i] = subkey[i];
-    s[12] = (uint32_t) b;
-    s[13] = 0;
-    s[14] = load32_le(npub + 16);
-    s[15] = load32_le(npub + 20);
-    memcpy(x, s, sizeof x);
-    chacha20_rounds(x);
-    for (i = 0; i < 16; i++) store32_le(ks + 64 * b + 4 * i, x[i] + s[i]);
-  }
-  sodium_memzero(x, sizeof x);
-  sodium_memzero(subkey, sizeof subkey);
-}
-
-/* ---- ChaCha20, x86-64 AVX2 ---------------------------------------------------------------- */
-#ifdef NAT_XCHACHA_AVX2
+#if defined(NAT_XCHACHA_AVX2) || defined(NAT_XCHACHA_SIMD128)
 /* Row-wise: a register holds one row of the 4x4 state, so a quarter round works on all four
  * columns at once, and the diagonal round lines the rows up by rotating their words. Rows a, c
  * and d move (never b, whose rotate ends each quarter round and starts the next): their shuffles
  * run while b is still being computed, off the chain of dependent instructions that sets the
- * speed of a single block. A 256-bit register carries the same row of two blocks (counters i and
- * i + 1); HChaCha20 uses the 128-bit half. */
-#define NAT_AVX2 __attribute__((target("avx2")))
-
+ * speed of a single block. */
 #define ROWS_ROUND(add, xor, rot16, rot8, rotl, shuffle, a, b, c, d) \
   a = add(a, b); d = rot16(xor(d, a));                                  \
   c = add(c, d); b = rotl(xor(b, c), 12);                               \
@@ -135,6 +80,12 @@ static void xchacha20_keystream_portable(unsigned char *ks, size_t nblocks,
 /* byte shuffles that rotate each 32-bit word left by 16 and by 8 */
 #define ROT16_BYTES 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13
 #define ROT8_BYTES 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14
+#endif
+
+#if defined(NAT_XCHACHA_AVX2)
+/* A 256-bit register carries the same row of two blocks (counters i and i + 1); HChaCha20 uses
+ * 128-bit registers. */
+#define NAT_AVX2 __attribute__((target("avx2")))
 
 #define X_ROT16(x) _mm_shuffle_epi8(x, _mm_setr_epi8(ROT16_BYTES))
 #define X_ROT8(x) _mm_shuffle_epi8(x, _mm_setr_epi8(ROT8_BYTES))
@@ -186,9 +137,8 @@ chacha20_block_pairs_avx2(unsigned char *out, size_t nblocks, int nsets, __m256i
   }
 }
 
-NAT_AVX2 static void xchacha20_keystream_avx2(unsigned char *ks, size_t nblocks,
-                                              const unsigned char npub[24],
-                                              const unsigned char k[32]) {
+NAT_AVX2 static void xchacha20_keystream(unsigned char *ks, size_t nblocks,
+                                         const unsigned char npub[24], const unsigned char k[32]) {
   const __m128i sigma = _mm_setr_epi32((int) SIGMA0, (int) SIGMA1, (int) SIGMA2, (int) SIGMA3);
   __m128i a = sigma, b = _mm_loadu_si128((const __m128i *) k),
           c = _mm_loadu_si128((const __m128i *) (k + 16)),
@@ -214,19 +164,126 @@ NAT_AVX2 static void xchacha20_keystream_avx2(unsigned char *ks, size_t nblocks,
     }
   }
 }
-#endif
 
-/* All the ChaCha20 work of one call: ks gets keystream blocks 0..nblocks-1 under the subkey. */
+#elif defined(NAT_XCHACHA_SIMD128)
+/* One block per set of four 128-bit registers; the engine maps them to SSE or NEON registers. */
+/* (an extra level, so the byte lists expand into sixteen arguments before the shuffle sees them) */
+#define W_BYTES(x, ...) wasm_i8x16_shuffle(x, x, __VA_ARGS__)
+#define W_ROT16(x) W_BYTES(x, ROT16_BYTES)
+#define W_ROT8(x) W_BYTES(x, ROT8_BYTES)
+#define W_ROTL(x, n) wasm_v128_or(wasm_i32x4_shl(x, n), wasm_u32x4_shr(x, 32 - (n)))
+#define W_SHUFFLE(x, imm) \
+  wasm_i32x4_shuffle(x, x, (imm) & 3, ((imm) >> 2) & 3, ((imm) >> 4) & 3, ((imm) >> 6) & 3)
+#define W_ROUND(a, b, c, d) \
+  ROWS_ROUND(wasm_i32x4_add, wasm_v128_xor, W_ROT16, W_ROT8, W_ROTL, W_SHUFFLE, a, b, c, d)
+
+/* nsets blocks from row3's counter on, in independent register sets whose rounds overlap.
+ * Always inlined with a constant nsets, so the arrays live in registers. */
+static inline __attribute__((always_inline)) void
+chacha20_blocks_simd128(unsigned char *out, int nsets, v128_t row0, v128_t row1, v128_t row2,
+                        v128_t row3) {
+  v128_t a[3], b[3], c[3], d[3], d_in[3];
+  for (int s = 0; s < nsets; s++) {
+    a[s] = row0;
+    b[s] = row1;
+    c[s] = row2;
+    d[s] = d_in[s] = row3;
+    row3 = wasm_i32x4_add(row3, wasm_i32x4_make(1, 0, 0, 0));
+  }
+  for (int i = 0; i < 10; i++) {
+    for (int s = 0; s < nsets; s++) {
+      W_ROUND(a[s], b[s], c[s], d[s]);
+    }
+  }
+  for (int s = 0; s < nsets; s++) {
+    wasm_v128_store(out + 64 * s, wasm_i32x4_add(a[s], row0));
+    wasm_v128_store(out + 64 * s + 16, wasm_i32x4_add(b[s], row1));
+    wasm_v128_store(out + 64 * s + 32, wasm_i32x4_add(c[s], row2));
+    wasm_v128_store(out + 64 * s + 48, wasm_i32x4_add(d[s], d_in[s]));
+  }
+}
+
 static void xchacha20_keystream(unsigned char *ks, size_t nblocks, const unsigned char npub[24],
                                 const unsigned char k[32]) {
-#ifdef NAT_XCHACHA_AVX2
-  if (sodium_runtime_has_avx2()) {
-    xchacha20_keystream_avx2(ks, nblocks, npub, k);
-    return;
+  const v128_t sigma = wasm_i32x4_make((int) SIGMA0, (int) SIGMA1, (int) SIGMA2, (int) SIGMA3);
+  v128_t a = sigma, b = wasm_v128_load(k), c = wasm_v128_load(k + 16), d = wasm_v128_load(npub);
+  for (int i = 0; i < 10; i++) {
+    W_ROUND(a, b, c, d);
   }
-#endif
-  xchacha20_keystream_portable(ks, nblocks, npub, k);
+  /* HChaCha20's output rows a and d are the subkey: rows 1 and 2 of every block's state */
+  v128_t row3 = wasm_i32x4_make(0, 0, (int) load32_le(npub + 16), (int) load32_le(npub + 20));
+  for (size_t blk = 0; blk < nblocks; blk += 3) {
+    const size_t left = nblocks - blk;
+    unsigned char *out = ks + 64 * blk;
+    if (left > 2) {
+      chacha20_blocks_simd128(out, 3, sigma, a, d, row3);
+    } else if (left > 1) {
+      chacha20_blocks_simd128(out, 2, sigma, a, d, row3);
+    } else {
+      chacha20_blocks_simd128(out, 1, sigma, a, d, row3);
+    }
+    row3 = wasm_i32x4_add(row3, wasm_i32x4_make(3, 0, 0, 0));
+  }
 }
+
+#else
+#define ROTL32(x, n) ((uint32_t) (((x) << (n)) | ((x) >> (32 - (n)))))
+#define QUARTERROUND(a, b, c, d) \
+  a += b; d = ROTL32(d ^ a, 16); \
+  c += d; b = ROTL32(b ^ c, 12); \
+  a += b; d = ROTL32(d ^ a, 8);  \
+  c += d; b = ROTL32(b ^ c, 7)
+
+/* The 20 rounds, on 16 locals so the compiler keeps the state in registers. */
+static void chacha20_rounds(uint32_t x[16]) {
+  uint32_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5], x6 = x[6],
+           x7 = x[7], x8 = x[8], x9 = x[9], x10 = x[10], x11 = x[11], x12 = x[12], x13 = x[13],
+           x14 = x[14], x15 = x[15];
+  for (int i = 0; i < 10; i++) {
+    QUARTERROUND(x0, x4, x8, x12);
+    QUARTERROUND(x1, x5, x9, x13);
+    QUARTERROUND(x2, x6, x10, x14);
+    QUARTERROUND(x3, x7, x11, x15);
+    QUARTERROUND(x0, x5, x10, x15);
+    QUARTERROUND(x1, x6, x11, x12);
+    QUARTERROUND(x2, x7, x8, x13);
+    QUARTERROUND(x3, x4, x9, x14);
+  }
+  x[0] = x0; x[1] = x1; x[2] = x2; x[3] = x3; x[4] = x4; x[5] = x5; x[6] = x6; x[7] = x7;
+  x[8] = x8; x[9] = x9; x[10] = x10; x[11] = x11; x[12] = x12; x[13] = x13; x[14] = x14;
+  x[15] = x15;
+}
+
+static void xchacha20_keystream(unsigned char *ks, size_t nblocks, const unsigned char npub[24],
+                                const unsigned char k[32]) {
+  uint32_t x[16], subkey[8];
+  int i;
+
+  /* HChaCha20: the rounds without the final addition; the subkey is words 0..3 and 12..15. */
+  x[0] = SIGMA0; x[1] = SIGMA1; x[2] = SIGMA2; x[3] = SIGMA3;
+  for (i = 0; i < 8; i++) x[4 + i] = load32_le(k + 4 * i);
+  for (i = 0; i < 4; i++) x[12 + i] = load32_le(npub + 4 * i);
+  chacha20_rounds(x);
+  for (i = 0; i < 4; i++) {
+    subkey[i] = x[i];
+    subkey[4 + i] = x[12 + i];
+  }
+
+  for (size_t b = 0; b < nblocks; b++) {
+    uint32_t s[16] = {SIGMA0, SIGMA1, SIGMA2, SIGMA3};
+    for (i = 0; i < 8; i++) s[4 + i] = subkey[i];
+    s[12] = (uint32_t) b;
+    s[13] = 0;
+    s[14] = load32_le(npub + 16);
+    s[15] = load32_le(npub + 20);
+    memcpy(x, s, sizeof x);
+    chacha20_rounds(x);
+    for (i = 0; i < 16; i++) store32_le(ks + 64 * b + 4 * i, x[i] + s[i]);
+  }
+  sodium_memzero(x, sizeof x);
+  sodium_memzero(subkey, sizeof subkey);
+}
+#endif
 
 /* ---- Poly1305 ----------------------------------------------------------------------------- */
 /* Only whole 16-byte blocks with the 2^128 bit set: the AEAD zero-pads ad and c itself. */
