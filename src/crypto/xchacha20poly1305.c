@@ -5,11 +5,12 @@
  *   polykey = block_0[0..32];  c = m ^ (block_1 || block_2 || ...)
  *   tag     = Poly1305(polykey, ad || pad16 || c || pad16 || le64(adlen) || le64(clen))
  *
- * All keystream blocks a message needs are computed at once into a stack buffer (on x86-64 with
- * AVX2: two blocks per 256-bit register, up to three register sets interleaved; SIMD128 on
- * wasm32), then the message is XORed and authenticated with a Poly1305 kept in locals. The order of reads and writes is
- * libsodium's (ad is absorbed before c is written; on decrypt, nothing is written before the tag
- * is checked), so even buffers that alias in ways the binding allows give libsodium's answers. */
+ * HChaCha20 and all the keystream blocks a message needs are computed in one call into a stack
+ * buffer (on x86-64 with AVX2: two blocks per 256-bit register, up to three register sets
+ * interleaved; SIMD128 on wasm32), then the message is XORed and authenticated with a Poly1305
+ * kept in locals. The order of reads and writes is libsodium's (ad is absorbed before c is
+ * written; on decrypt, nothing is written before the tag is checked), so even buffers that alias
+ * in ways the binding allows give libsodium's answers. */
 #include <string.h>
 
 #include "xchacha20poly1305.h"
@@ -349,8 +350,8 @@ static void poly1305_finish(poly1305 *st, unsigned char tag[16]) {
   store64_le(tag + 8, h1 + st->pad1 + (uint64_t) (t >> 64));
 }
 #else
-/* 32-bit targets (wasm32) and compilers without a 128-bit type: h and r in five 26-bit limbs,
- * products of two limbs fit in 64 bits (poly1305-donna's 32-bit layout). */
+/* Targets without a 64 x 64 -> 128 multiply (wasm32, 32-bit CPUs) or a 128-bit type: h and r in
+ * five 26-bit limbs, so products of two limbs fit in 64 bits (poly1305-donna's 32-bit layout). */
 typedef struct poly1305 {
   uint32_t r[5], s[5], h[5], pad[4];
 } poly1305;
