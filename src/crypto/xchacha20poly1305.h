@@ -12,9 +12,9 @@
 
 #include <sodium.h>
 
-/* Measured with bench/xchacha_small.c (AMD EPYC, AVX2): ours takes 0.4-0.6x libsodium's time up
- * to 448 bytes and 0.9x at 512, where libsodium's 8-block AVX2 ChaCha20 starts; it still won at
- * 1 KB (0.9x) and lost from 1.5 KB, but by less than the CPU-to-CPU spread of such kernels. */
+/* Measured with bench/xchacha_small.c (AMD EPYC, AVX2): ours takes 0.45-0.65x libsodium's time
+ * up to 448 bytes and 0.8-0.9x at 512, where libsodium's 8-block AVX2 ChaCha20 starts; it still
+ * won at 1 KB (0.9x) and lost from 1.5 KB, by margins within the CPU-to-CPU spread of such code. */
 #define NAT_XCHACHA20POLY1305_SMALL_MAX 512U
 
 int nat_xchacha20poly1305_ietf_encrypt(unsigned char *c, unsigned long long *clen_p,
