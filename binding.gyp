@@ -50,7 +50,11 @@
           }
         }],
         ["OS=='win'", {
-          "libraries": ["<(module_root_dir)/<(libsodium_dir)/lib/libsodium.lib"]
+          # libsodium from its Visual Studio solution (deps/build.sh on Windows)
+          "libraries": ["<(module_root_dir)/<(libsodium_dir)/lib/libsodium.lib"],
+          "msvs_settings": {
+            "VCCLCompilerTool": { "AdditionalOptions": ["/std:c11"] }
+          }
         }]
       ]
     }
