@@ -45,6 +45,7 @@ esac
 if [ "$cc" = msbuild ]; then ccver=$(msbuild -version -nologo | tail -n1)
 else ccver=$($cc --version 2>/dev/null | head -n1 || echo unknown); fi
 key=$(printf '%s\n' "$LIBSODIUM_SHA256" "$target" "$cc" "$ccver" "$cflags" "${configure_args[*]}" \
+        "${MACOSX_DEPLOYMENT_TARGET:-}" \
       | cat - "$here/build.sh" | sha256sum | cut -c1-16)
 prefix="$cache/libsodium-$LIBSODIUM_VERSION-$target-$key"
 out="$root/deps/out/$target"
