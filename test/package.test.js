@@ -76,7 +76,7 @@ describe('npm package', function () {
   const smoke = (env = {}) => spawnNode(['-e', SMOKE],
     { cwd: project, encoding: 'utf8', env: { ...process.env, NATRIUM_BACKEND: '', ...env } })
 
-  it('whitelists lib/, the types, the .wasm and the prebuilds, and nothing to build from', () => {
+  it('whitelists lib/ (with the types and the .wasm) and the prebuilds, and nothing to build from', () => {
     assert.ok(entries.includes('lib/loader.js') && entries.includes('lib/index.js'))
     for (const f of entries) {
       assert.match(f, /^(lib\/|prebuilds\/|package\.json$|README\.md$|LICENSE$)/, `${f} should not be published`)
@@ -86,7 +86,13 @@ describe('npm package', function () {
     for (const p of ['lib/natrium.wasm', 'prebuilds']) {
       if (fs.existsSync(path.join(root, p))) assert.ok(published(p), `${p} exists but is not in the package`)
     }
-    for (const f of entries.filter((f) => f.endsWith('.d.ts'))) assert.match(f, /^lib\//)
+    // whatever main, types and exports name must be in the tarball (types land with the API)
+    const targets = [manifest.main, manifest.types, manifest.typings]
+    const walk = (v) => { if (typeof v === 'string') targets.push(v); else if (v) Object.values(v).forEach(walk) }
+    walk(manifest.exports)
+    for (const t of targets.filter(Boolean)) {
+      assert.ok(entries.includes(path.posix.normalize(t)), `${t} is named in package.json but not packed`)
+    }
   })
 
   it('has no install-time scripts and tells npm not to run node-gyp', () => {
