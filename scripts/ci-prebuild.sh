@@ -13,7 +13,7 @@ need_toolchain() {
 }
 if need_toolchain; then
   if [ -f /etc/alpine-release ]; then
-    apk add --no-cache build-base clang linux-headers python3
+    apk add --no-cache build-base clang curl linux-headers python3
   elif command -v dnf >/dev/null; then
     dnf install -y -q clang make python3 || dnf install -y -q make python3 # clang is preferred, not required
   elif command -v apt-get >/dev/null; then
