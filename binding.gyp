@@ -37,6 +37,8 @@
       "cflags!": ["-O2", "-fno-exceptions"],
       "conditions": [
         ["OS=='linux'", {
+          # glibc floor 2.28 for the prebuild: see the comment in the file
+          "sources": ["src/compat/glibc_fstat.c"],
           "libraries": ["<(module_root_dir)/<(libsodium_dir)/lib/libsodium.a"],
           "ldflags": ["-Wl,--exclude-libs,ALL", "-Wl,--gc-sections"]
         }],
@@ -50,7 +52,11 @@
           }
         }],
         ["OS=='win'", {
-          "libraries": ["<(module_root_dir)/<(libsodium_dir)/lib/libsodium.lib"]
+          # libsodium from its Visual Studio solution (deps/build.sh on Windows)
+          "libraries": ["<(module_root_dir)/<(libsodium_dir)/lib/libsodium.lib"],
+          "msvs_settings": {
+            "VCCLCompilerTool": { "AdditionalOptions": ["/std:c11"] }
+          }
         }]
       ]
     }

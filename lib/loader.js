@@ -8,36 +8,56 @@ const fs = require('fs')
 const root = path.join(__dirname, '..')
 const BACKENDS = ['native', 'wasm']
 const loaded = new Map()
+let detectedLibc = null
 
+// 'glibc' or 'musl' on Linux, '' elsewhere. glibc reports its runtime version in the process
+// report; musl (Alpine) does not. The network part of the report is skipped: it can be slow.
 function libc () {
   if (process.platform !== 'linux') return ''
-  const report = process.report && process.report.getReport ? process.report.getReport() : null
-  // glibc reports its runtime version; musl (Alpine) does not
-  return report && report.header && report.header.glibcVersionRuntime ? 'glibc' : 'musl'
-}
-
-function nativeCandidates () {
-  const c = libc()
-  const dir = path.join(root, 'prebuilds', `${process.platform}-${process.arch}`)
-  const list = []
-  if (fs.existsSync(dir)) {
-    // prebuildify --tag-libc names linux files natrium.<libc>.node (or node.napi.<libc>.node)
-    for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.node')).sort()) {
-      const tagged = /\b(glibc|musl)\b/.exec(f)
-      if (c && tagged && tagged[1] !== c) continue // never load a glibc binary on musl, or back
-      if (c === 'musl' && !tagged) continue
-      list.push(path.join(dir, f))
+  if (detectedLibc !== null) return detectedLibc
+  const report = process.report
+  let header = null
+  if (report && typeof report.getReport === 'function') {
+    const excludeNetwork = report.excludeNetwork
+    report.excludeNetwork = true
+    try {
+      header = report.getReport().header
+    } finally {
+      report.excludeNetwork = excludeNetwork
     }
   }
-  list.push(path.join(root, 'build', 'Release', 'natrium.node'))
+  detectedLibc = header && header.glibcVersionRuntime ? 'glibc' : 'musl'
+  return detectedLibc
+}
+
+// The prebuilds that may load here, best first, then the local build. prebuildify --tag-libc
+// names linux files natrium.glibc.node / natrium.musl.node; a file tagged for the other libc is
+// never a candidate, and a musl system takes no untagged linux file either (it could be glibc's).
+function nativeCandidates ({ platform = process.platform, arch = process.arch, libc: c = libc(), dir = root } = {}) {
+  const prebuilds = path.join(dir, 'prebuilds', `${platform}-${arch}`)
+  const list = []
+  if (fs.existsSync(prebuilds)) {
+    for (const f of fs.readdirSync(prebuilds).filter((f) => f.endsWith('.node')).sort()) {
+      const tagged = /\.(glibc|musl)\./.exec(f)
+      if (c && tagged && tagged[1] !== c) continue
+      if (c === 'musl' && !tagged) continue
+      list.push(path.join(prebuilds, f))
+    }
+  }
+  list.push(path.join(dir, 'build', 'Release', 'natrium.node'))
   return list
 }
 
 function loadNative (errors) {
-  for (const file of nativeCandidates()) {
+  const files = nativeCandidates()
+  if (files.length === 1) {
+    const where = `prebuilds/${process.platform}-${process.arch}`
+    errors.push(`${where}: no prebuild${libc() ? ` for ${libc()}` : ''}`)
+  }
+  for (const file of files) {
     if (!fs.existsSync(file)) { errors.push(`${path.relative(root, file)}: not found`); continue }
     try {
-      return require(file)
+      return { binding: require(file), file }
     } catch (err) {
       errors.push(`${path.relative(root, file)}: ${err.message}`)
     }
@@ -47,7 +67,7 @@ function loadNative (errors) {
 
 function loadWasm (errors) {
   try {
-    return require('./backends/wasm')
+    return { binding: require('./backends/wasm'), file: path.join(__dirname, 'natrium.wasm') }
   } catch (err) {
     errors.push(`wasm: ${err.message}`)
     return null
@@ -55,6 +75,7 @@ function loadWasm (errors) {
 }
 
 // load('native' | 'wasm') loads exactly that backend or throws; load() picks the first that works.
+// The result says which backend it is and which file it came from.
 function load (name = process.env.NATRIUM_BACKEND || '') {
   if (name && !BACKENDS.includes(name)) {
     throw new Error(`NATRIUM_BACKEND must be one of ${BACKENDS.join(', ')} (got '${name}')`)
@@ -62,19 +83,19 @@ function load (name = process.env.NATRIUM_BACKEND || '') {
   const key = name || 'auto'
   if (loaded.has(key)) return loaded.get(key)
   const errors = []
-  let binding = null
+  let found = null
   let chosen = null
   for (const candidate of name ? [name] : BACKENDS) {
-    binding = candidate === 'native' ? loadNative(errors) : loadWasm(errors)
-    if (binding) { chosen = candidate; break }
+    found = candidate === 'native' ? loadNative(errors) : loadWasm(errors)
+    if (found) { chosen = candidate; break }
   }
-  if (!binding) {
+  if (!found) {
     const what = name ? `the ${name} backend (forced by NATRIUM_BACKEND)` : 'any backend'
     throw new Error(`natrium could not load ${what}. Tried:\n  ${errors.join('\n  ')}`)
   }
-  const backend = { name: chosen, binding }
+  const backend = { name: chosen, binding: found.binding, file: found.file }
   loaded.set(key, backend)
   return backend
 }
 
-module.exports = { load, libc, BACKENDS }
+module.exports = { load, libc, nativeCandidates, BACKENDS }

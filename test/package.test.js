@@ -1,0 +1,131 @@
+'use strict'
+// The published package: `npm pack` carries lib/, the types, the .wasm and the prebuilds and
+// nothing that makes npm run a build (no install scripts, no binding.gyp); installed offline with
+// --ignore-scripts into a fresh project it runs the native prebuild, and with the prebuilds removed
+// the WebAssembly build takes over.
+const assert = require('assert')
+const fs = require('fs')
+const os = require('os')
+const path = require('path')
+const { execFileSync, spawnSync } = require('child_process')
+const { libc } = require('../lib/loader')
+
+const root = path.join(__dirname, '..')
+// Under qemu-user (npm run test:arm64) binaries of this arch, node included, start through qemu too.
+const emulator = (process.env.NATRIUM_TEST_EMULATOR || '').split(' ').filter(Boolean)
+const spawnNode = (args, opts) => emulator.length
+  ? spawnSync(emulator[0], [...emulator.slice(1), process.execPath, ...args], opts)
+  : spawnSync(process.execPath, args, opts)
+const platform = `${process.platform}-${process.arch}`
+const tag = libc() ? `.${libc()}` : ''
+const prebuild = path.join('prebuilds', platform, `natrium${tag}.node`)
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+
+// npm with a private cache, so "offline" proves nothing came from a registry or an old cache
+function runNpm (args, cwd, cache) {
+  return execFileSync(npm, [...args, '--cache', cache, '--no-audit', '--no-fund', '--loglevel=error'],
+    { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' })
+}
+
+// Runs in the installed project: which backend and file loaded, and a smoke test of real outputs
+// checked against node:crypto (BLAKE2b-512 is crypto_generichash with a 64-byte output).
+const SMOKE = `
+const assert = require('assert')
+const crypto = require('crypto')
+const sodium = require('natrium')
+const loaded = require(require.resolve('natrium/package.json').replace(/package\\.json$/, 'lib/loader.js')).load()
+const m = Buffer.from('natrium smoke test')
+const h = Buffer.alloc(64)
+sodium.crypto_generichash(h, m)
+assert.deepStrictEqual(h, crypto.createHash('blake2b512').update(m).digest())
+const k = Buffer.alloc(sodium.crypto_secretbox_KEYBYTES)
+const n = Buffer.alloc(sodium.crypto_secretbox_NONCEBYTES)
+sodium.randombytes_buf(k); sodium.randombytes_buf(n)
+assert.ok(!k.equals(Buffer.alloc(k.length)), 'randombytes_buf left the key zero')
+const c = Buffer.alloc(m.length + sodium.crypto_secretbox_MACBYTES)
+sodium.crypto_secretbox_easy(c, m, n, k)
+const back = Buffer.alloc(m.length)
+assert.strictEqual(sodium.crypto_secretbox_open_easy(back, c, n, k), true)
+assert.deepStrictEqual(back, m)
+c[0] ^= 1
+assert.strictEqual(sodium.crypto_secretbox_open_easy(back, c, n, k), false)
+console.log(JSON.stringify({ backend: sodium.backend, file: loaded.file }))
+`
+
+describe('npm package', function () {
+  this.timeout(120000)
+  let dir, tarball, entries, manifest, project
+
+  before(function () {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'natrium-pack-'))
+    const cache = path.join(dir, 'cache')
+    const out = runNpm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], root, cache)
+    const info = JSON.parse(out)[0]
+    tarball = path.join(dir, info.filename)
+    entries = info.files.map((f) => f.path)
+    manifest = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }))
+
+    project = path.join(dir, 'app')
+    fs.mkdirSync(project)
+    fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }))
+    runNpm(['install', '--offline', '--ignore-scripts', tarball], project, cache)
+  })
+  after(() => { if (dir) fs.rmSync(dir, { recursive: true, force: true }) })
+
+  const installed = (...p) => path.join(project, 'node_modules', 'natrium', ...p)
+  const smoke = (env = {}) => spawnNode(['-e', SMOKE],
+    { cwd: project, encoding: 'utf8', env: { ...process.env, NATRIUM_BACKEND: '', ...env } })
+
+  it('whitelists lib/ (with the types and the .wasm) and the prebuilds, and nothing to build from', () => {
+    assert.ok(entries.includes('lib/loader.js') && entries.includes('lib/index.js'))
+    for (const f of entries) {
+      assert.match(f, /^(lib\/|prebuilds\/|package\.json$|README\.md$|LICENSE$)/, `${f} should not be published`)
+    }
+    assert.ok(!entries.includes('binding.gyp'), 'binding.gyp at the root makes npm run node-gyp rebuild')
+    const published = (p) => entries.some((f) => f === p || f.startsWith(p + '/'))
+    for (const p of ['lib/natrium.wasm', 'prebuilds']) {
+      if (fs.existsSync(path.join(root, p))) assert.ok(published(p), `${p} exists but is not in the package`)
+    }
+    // whatever main, types and exports name must be in the tarball (types land with the API)
+    const targets = [manifest.main, manifest.types, manifest.typings]
+    const walk = (v) => { if (typeof v === 'string') targets.push(v); else if (v) Object.values(v).forEach(walk) }
+    walk(manifest.exports)
+    for (const t of targets.filter(Boolean)) {
+      assert.ok(entries.includes(path.posix.normalize(t)), `${t} is named in package.json but not packed`)
+    }
+  })
+
+  it('has no install-time scripts and tells npm not to run node-gyp', () => {
+    for (const s of ['preinstall', 'install', 'postinstall', 'prepare']) {
+      assert.strictEqual((manifest.scripts || {})[s], undefined, `scripts.${s} would run at install`)
+    }
+    assert.strictEqual(manifest.gypfile, false)
+    assert.deepStrictEqual(manifest.dependencies || {}, {}, 'a dependency would need the registry at install')
+  })
+
+  it('installed offline with --ignore-scripts, runs the native prebuild', function () {
+    if (!entries.includes(prebuild.split(path.sep).join('/'))) {
+      this.skip() // no prebuild for this platform yet: `npm run prebuild` makes it
+    }
+    const r = smoke()
+    assert.strictEqual(r.status, 0, r.stderr)
+    const { backend, file } = JSON.parse(r.stdout)
+    assert.strictEqual(backend, 'native')
+    assert.strictEqual(fs.realpathSync(file), fs.realpathSync(installed(prebuild)))
+  })
+
+  it('without the prebuilds, falls back to WebAssembly, and a forced native backend refuses', function () {
+    fs.rmSync(installed('prebuilds'), { recursive: true, force: true })
+    const forced = smoke({ NATRIUM_BACKEND: 'native' })
+    assert.notStrictEqual(forced.status, 0)
+    assert.match(forced.stderr, /could not load the native backend \(forced by NATRIUM_BACKEND\)/)
+    assert.match(forced.stderr, new RegExp(`prebuilds/${platform}: no prebuild`))
+
+    if (!fs.existsSync(installed('lib', 'natrium.wasm'))) {
+      this.skip() // lib/natrium.wasm is not built yet (deps/build-wasm.sh)
+    }
+    const r = smoke()
+    assert.strictEqual(r.status, 0, r.stderr)
+    assert.strictEqual(JSON.parse(r.stdout).backend, 'wasm')
+  })
+})
