@@ -9,4 +9,8 @@ prefix=$(dirname "$(dirname "$(command -v node)")")
 if [ -z "${npm_config_nodedir:-}" ] && [ -f "$prefix/include/node/node_api.h" ]; then
   export npm_config_nodedir="$prefix"
 fi
+# A prebuild for this platform would shadow the fresh build (the loader prefers prebuilds/): it is
+# stale now, so it goes; `npm run prebuild` makes a new one from the same sources.
+stale="prebuilds/$(node -p '`${process.platform}-${process.arch}`')"
+[ -d "$stale" ] && { echo "deps/build-addon: removing the stale $stale" >&2; rm -rf "$stale"; }
 exec npx --no-install node-gyp rebuild

@@ -207,7 +207,7 @@ NAT_KECCAK1600_PERMUTE(24)
 NAT_KECCAK1600_PERMUTE(12)
 
 /* Scalar multiplication q = n * p. X25519 (crypto_scalarmult, _curve25519) throws when the
- * result is all zeros (p of small order), like sodium-native. Ed25519 throws when p is not a
+ * result is all zeros (p of small order), like sodium-native, and leaves q zeroed. Ed25519 throws when p is not a
  * canonical point of the main subgroup, or n * p is the identity, or n is zero; Ristretto255 when p
  * does not decode or the result is the identity. Most of these copy n into q before reading it
  * (libsodium uses q as scratch space), so q may be n itself but must not partly overlap it. */
@@ -219,7 +219,11 @@ NAT_KECCAK1600_PERMUTE(12)
     LEN_EQ(n, K##_SCALARBYTES);                                                              \
     LEN_EQ(p, K##_BYTES);                                                                    \
     NO_OVERLAP(q, n);                                                                        \
-    RETURN_OK(S(q, n, p));                                                                   \
+    /* x86-64's X25519 writes the all-zero result before refusing it; arm64 and wasm32 refuse  \
+     * without writing: zero q here so every platform leaves the same bytes. */                 \
+    int rc = S(q, n, p);                                                                     \
+    if (rc != 0) sodium_memzero(q, q_len);                                                   \
+    RETURN_OK(rc);                                                                           \
   }
 
 #define NAT_SCALARMULT_BASE(S, K)                                                            \
