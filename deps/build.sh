@@ -38,7 +38,9 @@ case "$target" in
     # -O2 -msimd128 without auto-vectorisation: fastest for small and large inputs (DESIGN.md).
     # configure still adds -fPIC; clang 14 then aborts on errno unless TLS is local-exec.
     # make expands $(abs_top_srcdir), so __FILE__ strings do not depend on where the clone is.
-    cflags="-O2 -msimd128 -fno-vectorize -fno-slp-vectorize -ftls-model=local-exec -ffile-prefix-map=\$(abs_top_srcdir)=libsodium"
+    # configure skips its explicit_bzero test on WASI, so sodium_memzero() would fall back to a
+    # volatile byte loop (13% of a 10-byte xchacha20poly1305 encryption); wasi-libc has it.
+    cflags="-O2 -msimd128 -fno-vectorize -fno-slp-vectorize -ftls-model=local-exec -DHAVE_EXPLICIT_BZERO=1 -ffile-prefix-map=\$(abs_top_srcdir)=libsodium"
     # ED25519_NONDETERMINISTIC stays undefined: signatures must be RFC 8032's, as on native.
     configure_args+=(--host=wasm32-wasi --disable-pie --disable-ssp --without-pthreads) ;;
   *) echo "deps/build: unknown target '$target' (native, arm64, wasm32)" >&2; exit 2 ;;

@@ -16,8 +16,7 @@ const webcrypto = globalThis.crypto && globalThis.crypto.getRandomValues ? globa
 
 const wasmModule = new WebAssembly.Module(fs.readFileSync(path.join(__dirname, '..', 'natrium.wasm')))
 
-// Slot layout and kinds: see src/wasm.c.
-const SLOT_BYTES = 24
+// Slot layout and kinds: see src/wasm.c. A slot is 6 u32s: kind, output, data, len, number (f64).
 const UNDEFINED = 0
 const NULL = 1
 const NUMBER = 2
@@ -26,8 +25,6 @@ const TYPEDARRAY = 4
 const DETACHED = 5
 const OTHER = 6
 const ERRORS = [null, TypeError, RangeError, Error]
-
-let memory = null
 
 // WASI, as much as libsodium uses: random bytes, and stubs for stdio it never reaches in practice.
 const ERRNO_BADF = 8
@@ -52,20 +49,34 @@ for (const { module, name } of WebAssembly.Module.imports(wasmModule)) {
   imports[module] = imports[module] || {}
   imports[module][name] = WASI[name]
 }
-const wasm = new WebAssembly.Instance(wasmModule, imports).exports
-memory = wasm.memory
-wasm._initialize()
-if (wasm.nat_init() !== 0) throw new Error('natrium.wasm: sodium_init() failed')
+
+let wasm, memory
+let u8, u32, f64
+let scratch = 0 // the reusable area arguments are copied to (malloc'd, grown on demand)
+let scratchSize = 0
+
+// A fresh instance: at load, and after a trap (libsodium's abort() on misuse, which would end a
+// native process) left the old one in an unknown state.
+function instantiate () {
+  const exports = new WebAssembly.Instance(wasmModule, imports).exports
+  memory = exports.memory // random_get, called by nat_init, writes to it
+  exports._initialize()
+  if (exports.nat_init() !== 0) throw new Error('natrium.wasm: sodium_init() failed')
+  wasm = exports
+  scratch = 0
+  scratchSize = 0
+  views()
+}
 
 // Views on linear memory, recreated whenever it has grown (growth detaches the old buffer, and
 // views on a detached buffer have length 0).
-let u8, u32, f64
 function views () {
   u8 = new Uint8Array(memory.buffer)
   u32 = new Uint32Array(memory.buffer)
   f64 = new Float64Array(memory.buffer)
 }
-views()
+
+instantiate()
 
 const utf8 = new TextDecoder()
 function cString (ptr) {
@@ -99,25 +110,26 @@ function isDetached (view) {
 // Per-call state, preallocated: the arguments, then the TypedArrays among them (t) and the
 // regions they are copied to (g: one per set of overlapping ranges of one ArrayBuffer).
 const argv = new Array(MAX_ARGS).fill(undefined)
-const tView = new Array(MAX_ARGS).fill(null)
 const tSlot = new Int32Array(MAX_ARGS)
 const tOffset = new Float64Array(MAX_ARGS)
 const tLength = new Float64Array(MAX_ARGS)
 const tRegion = new Int32Array(MAX_ARGS)
-const gBuffer = new Array(MAX_ARGS).fill(null)
+const gBuffer = new Array(MAX_ARGS).fill(null) // null: merged into another region
+const gBytes = new Array(MAX_ARGS).fill(null) // the region's bytes as a Uint8Array, if at hand
 const gStart = new Float64Array(MAX_ARGS)
 const gEnd = new Float64Array(MAX_ARGS)
 const gPtr = new Float64Array(MAX_ARGS)
 const gOut = new Uint8Array(MAX_ARGS)
 
-let scratch = 0
-let scratchSize = 0
-
+// The scratch area grows by doubling; one larger than KEEP is freed after its call, so a single
+// huge call does not pin memory that libsodium's own allocations (pwhash) may need later.
+const KEEP = 16 << 20
 function reserve (size) {
   if (size <= scratchSize) return
-  if (scratch) wasm.free(scratch)
-  scratchSize = Math.max(size, scratchSize * 2, 65536)
+  release()
+  scratchSize = Math.max(size, Math.min(scratchSize * 2, KEEP), 65536)
   scratch = wasm.malloc(scratchSize)
+  if (scratch === 0 && scratchSize > size) scratch = wasm.malloc(scratchSize = size)
   if (scratch === 0) {
     scratchSize = 0
     throw new RangeError('natrium.wasm: out of memory')
@@ -125,12 +137,51 @@ function reserve (size) {
   if (u8.length === 0) views()
 }
 
-// Merge region r into region into (both of one ArrayBuffer, overlapping).
-function mergeRegion (into, r, nt) {
-  if (gStart[r] < gStart[into]) gStart[into] = gStart[r]
-  if (gEnd[r] > gEnd[into]) gEnd[into] = gEnd[r]
-  gBuffer[r] = null
-  for (let t = 0; t < nt; t++) if (tRegion[t] === r) tRegion[t] = into
+function release () {
+  if (scratch !== 0) wasm.free(scratch)
+  scratch = 0
+  scratchSize = 0
+}
+
+// Views of the scratch area that outputs are copied back from, kept per region while the same
+// calls repeat (same place, same length), so a steady stream of calls allocates nothing. A view
+// of memory from before it grew reads as length 0, so it is replaced too.
+const outView = new Array(MAX_ARGS).fill(null)
+function copyOut (r, dst, ptr, n) {
+  if (n === 0) return
+  let view = outView[r]
+  if (view === null || view.length !== n || view.byteOffset !== ptr) {
+    view = outView[r] = u8.subarray(ptr, ptr + n)
+  }
+  dst.set(view)
+}
+
+// Add TypedArray v (bytes [start, end) of buffer) to the regions: a new one, or the union of v and
+// every region it overlaps. Returns the region's number.
+function addRegion (v, buffer, start, end, ng, nt) {
+  let region = -1
+  if (end > start) {
+    for (let r = 0; r < ng; r++) {
+      if (gBuffer[r] !== buffer || start >= gEnd[r] || gStart[r] >= end) continue
+      if (region === -1) {
+        region = r
+      } else { // v bridges two regions: fold r into region
+        if (gStart[r] < gStart[region]) gStart[region] = gStart[r]
+        if (gEnd[r] > gEnd[region]) gEnd[region] = gEnd[r]
+        gBuffer[r] = null
+        for (let t = 0; t < nt; t++) if (tRegion[t] === r) tRegion[t] = region
+      }
+      if (start < gStart[region]) gStart[region] = start
+      if (end > gEnd[region]) gEnd[region] = end
+      gBytes[region] = null // a union: a view of the range is made when it is copied
+    }
+  }
+  if (region !== -1) return region
+  gBuffer[ng] = buffer
+  gBytes[ng] = v instanceof Uint8Array ? v : null
+  gStart[ng] = start
+  gEnd[ng] = end
+  return ng
 }
 
 function invoke (index, argc) {
@@ -154,74 +205,57 @@ function invoke (index, argc) {
         continue
       }
       u32[s] = TYPEDARRAY
-      const buffer = typedArrayBuffer.call(v)
       const start = typedArrayByteOffset.call(v)
-      const end = start + length
-      let region = -1
-      if (length !== 0) {
-        for (let r = 0; r < ng; r++) {
-          if (gBuffer[r] !== buffer || start >= gEnd[r] || gStart[r] >= end) continue
-          if (region === -1) {
-            region = r
-            if (start < gStart[r]) gStart[r] = start
-            if (end > gEnd[r]) gEnd[r] = end
-          } else {
-            mergeRegion(region, r, nt) // v bridges two regions
-          }
-        }
-      }
-      if (region === -1) {
-        region = ng++
-        gBuffer[region] = buffer
-        gStart[region] = start
-        gEnd[region] = end
-      }
-      tView[nt] = v
+      const r = addRegion(v, typedArrayBuffer.call(v), start, start + length, ng, nt)
+      if (r === ng) ng++
       tSlot[nt] = s
       tOffset[nt] = start
       tLength[nt] = length
-      tRegion[nt] = region
+      tRegion[nt] = r
       nt++
     }
   }
 
-  // 2. place the regions in the scratch area (16-byte aligned) and copy the bytes in
+  // 2. place the regions in the scratch area (16-byte aligned), point the slots at them, copy in
   let size = 0
-  for (let r = 0; r < ng; r++) {
-    if (gBuffer[r] === null) continue // merged into another
-    gPtr[r] = size
-    size += (gEnd[r] - gStart[r] + 15) & ~15
-  }
-  reserve(size || 16)
   for (let r = 0; r < ng; r++) {
     gOut[r] = 0
     if (gBuffer[r] === null) continue
+    gPtr[r] = size
+    size += Math.ceil((gEnd[r] - gStart[r]) / 16) * 16
+  }
+  reserve(size || 16)
+  for (let r = 0; r < ng; r++) {
+    if (gBuffer[r] === null) continue
+    const n = gEnd[r] - gStart[r]
+    if (gBytes[r] === null) gBytes[r] = new Uint8Array(gBuffer[r], gStart[r], n)
     gPtr[r] += scratch
+    u8.set(gBytes[r], gPtr[r])
   }
   for (let t = 0; t < nt; t++) {
     const r = tRegion[t]
-    const s = tSlot[t]
-    u32[s + 2] = gPtr[r] + (tOffset[t] - gStart[r])
-    u32[s + 3] = tLength[t]
-  }
-  for (let r = 0; r < ng; r++) {
-    if (gBuffer[r] === null) continue
-    u8.set(regionBytes(r, nt), gPtr[r])
+    u32[tSlot[t] + 2] = gPtr[r] + (tOffset[t] - gStart[r])
+    u32[tSlot[t] + 3] = tLength[t]
   }
 
   // 3. call, then copy back what the C marked as written, whether it threw or not (a failed
-  // open must still zero its output)
-  const failed = wasm.nat_call(index, argc)
+  // open must still zero its output); wipe the scratch so no key or message outlives the call
+  let failed
+  try {
+    failed = wasm.nat_call(index, argc)
+  } catch (err) {
+    trapped(index, argc, ng, err)
+  }
   if (u8.length === 0) views()
   for (let t = 0; t < nt; t++) if (u32[tSlot[t] + 1] !== 0) gOut[tRegion[t]] = 1
   for (let r = 0; r < ng; r++) {
-    if (gOut[r] === 0 || gBuffer[r] === null) continue
-    regionBytes(r, nt).set(u8.subarray(gPtr[r], gPtr[r] + (gEnd[r] - gStart[r])))
+    if (gOut[r] !== 0 && gBuffer[r] !== null) copyOut(r, gBytes[r], gPtr[r], gEnd[r] - gStart[r])
+    gBuffer[r] = null
+    gBytes[r] = null
   }
-  u8.fill(0, scratch, scratch + size) // no copies of keys or messages outlive the call
+  u8.fill(0, scratch, scratch + size)
+  if (scratchSize > KEEP) release()
   for (let i = 0; i < argc; i++) argv[i] = undefined
-  for (let t = 0; t < nt; t++) tView[t] = null
-  for (let r = 0; r < ng; r++) gBuffer[r] = null
 
   if (failed !== 0) {
     const Type = ERRORS[u32[ERROR]] || Error
@@ -233,17 +267,14 @@ function invoke (index, argc) {
   return undefined
 }
 
-// The bytes of region r as a Uint8Array: the argument itself when it is the region's only byte
-// view, else a new view of the union range.
-function regionBytes (r, nt) {
-  let only = null
-  for (let t = 0; t < nt; t++) {
-    if (tRegion[t] !== r) continue
-    if (only !== null) { only = null; break }
-    only = tView[t]
-  }
-  if (only !== null && only instanceof Uint8Array) return only
-  return new Uint8Array(gBuffer[r], gStart[r], gEnd[r] - gStart[r])
+// A trap inside the C (libsodium's abort(), out of stack): drop the references this call holds,
+// start a new instance, and report it as an Error.
+function trapped (index, argc, ng, err) {
+  for (let i = 0; i < argc; i++) argv[i] = undefined
+  for (let r = 0; r < ng; r++) { gBuffer[r] = null; gBytes[r] = null }
+  outView.fill(null)
+  instantiate()
+  throw new Error(`natrium.wasm: ${names[index]} trapped (${err && err.message}); the module was restarted`)
 }
 
 // One wrapper per function, made once: up to MAX_ARGS (10) positional arguments, no rest array.
@@ -260,9 +291,10 @@ function wrap (index, name) {
 if (MAX_ARGS !== 10) throw new Error('natrium.wasm: the glue passes 10 arguments, the module expects ' + MAX_ARGS)
 
 const binding = {}
+const names = []
 for (let i = 0, n = wasm.nat_function_count(); i < n; i++) {
-  const name = cString(wasm.nat_function_name(i))
-  binding[name] = wrap(i, name)
+  names.push(cString(wasm.nat_function_name(i)))
+  binding[names[i]] = wrap(i, names[i])
 }
 for (let i = 0, n = wasm.nat_constant_count(); i < n; i++) {
   const name = cString(wasm.nat_constant_name(i))
