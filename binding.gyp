@@ -27,7 +27,9 @@
         "src/stream.c",
         "src/utils.c",
         "src/crypto/pbkdf2.c",
-        "src/crypto/tweak.c"
+        "src/crypto/tweak.c",
+        "src/crypto/xchacha20poly1305.c",
+        "src/crypto/sha2.c"
       ],
       "include_dirs": ["<(libsodium_dir)/include", "src", "src/crypto"],
       "defines": ["SODIUM_STATIC"],

@@ -1,9 +1,162 @@
-/* crypto_auth: placeholder until this family's bindings land. */
+/* crypto_auth (HMAC-SHA-512-256), crypto_auth_hmacsha256/512/512256 and crypto_onetimeauth
+ * (Poly1305), with their streaming forms.
+ *
+ * Every MAC here has the same one-shot shape (sodium-native's: out first, a fixed-size key, verify
+ * returns a boolean), so one macro defines tag, verify and keygen, and another the streaming
+ * init/update/final over a caller-held state buffer. The macros bind libsodium's name p to the
+ * functions impl*: libsodium's own for Poly1305, our faster HMAC-SHA-2 (src/crypto/sha2.c, the
+ * same bytes and states) for HMAC. */
 #include "nat.h"
+#include "sha2.h"
 
-static napi_value nat_auth_placeholder(napi_env env, napi_callback_info info) {
-  (void) info;
-  return nat_undefined(env);
+/* p(out, in, k), p_verify(h, in, k) -> boolean, p_keygen(k). */
+#define NAT_MAC(p, impl)                                                                  \
+  static napi_value nat_##p(napi_env env, napi_callback_info info) {                      \
+    ARGS(3);                                                                              \
+    OUT(out, 0); BUF(in, 1); BUF(k, 2);                                                   \
+    LEN_EQ(out, p##_BYTES);                                                               \
+    LEN_EQ(k, p##_KEYBYTES);                                                              \
+    RETURN_OK(impl(out, in, in_len, k));                                                  \
+  }                                                                                       \
+                                                                                          \
+  static napi_value nat_##p##_verify(napi_env env, napi_callback_info info) {             \
+    ARGS(3);                                                                              \
+    BUF(h, 0); BUF(in, 1); BUF(k, 2);                                                     \
+    LEN_EQ(h, p##_BYTES);                                                                 \
+    LEN_EQ(k, p##_KEYBYTES);                                                              \
+    RETURN_BOOL(impl##_verify(h, in, in_len, k));                                         \
+  }                                                                                       \
+                                                                                          \
+  static napi_value nat_##p##_keygen(napi_env env, napi_callback_info info) {             \
+    ARGS(1);                                                                              \
+    OUT(k, 0);                                                                            \
+    LEN_EQ(k, p##_KEYBYTES);                                                              \
+    p##_keygen(k);                                                                        \
+    return nat_undefined(env);                                                            \
+  }
+
+/* p_init(state, key): HMAC takes a key of any length (libsodium hashes keys longer than a block);
+ * Poly1305 exactly KEYBYTES. The state is libsodium's own struct, copied through an aligned local
+ * by STATE. */
+#define NAT_HMAC_INIT(p, impl)                                                            \
+  static napi_value nat_##p##_init(napi_env env, napi_callback_info info) {               \
+    ARGS(2);                                                                              \
+    STATE(state, 0, p##_state);                                                           \
+    BUF(key, 1);                                                                          \
+    int rc = impl##_init(&state, key, key_len);                                           \
+    STATE_SAVE(state);                                                                    \
+    RETURN_OK(rc);                                                                        \
+  }
+
+#define NAT_POLY1305_INIT(p)                                                              \
+  static napi_value nat_##p##_init(napi_env env, napi_callback_info info) {               \
+    ARGS(2);                                                                              \
+    STATE(state, 0, p##_state);                                                           \
+    BUF(key, 1);                                                                          \
+    LEN_EQ(key, p##_KEYBYTES);                                                            \
+    int rc = p##_init(&state, key);                                                       \
+    STATE_SAVE(state);                                                                    \
+    RETURN_OK(rc);                                                                        \
+  }
+
+/* SHA-2 states index their buffer by the byte count modulo the block size, so HMAC (and HKDF)
+ * update/final are memory-safe on any state bytes, initialised or not. */
+static bool nat_hmac_state_ok(const void *state) {
+  (void) state;
+  return true;
 }
 
-NAT_FAMILY(auth, FN(auth_placeholder));
+/* libsodium's Poly1305 state is opaque, and each implementation (donna32, donna64, SSE2) keeps in
+ * it a count of buffered bytes that update and final use as an index: a state buffer that was
+ * never initialised would make them write out of bounds. Where the count lives and its bound (the
+ * implementation's block size) are found once through the public API: after init and k bytes,
+ * the count reads k for k < block and 0 at k = block. Packed in one word (offset << 8 | block;
+ * 0 = not probed yet), so threads racing here store the same value. */
+static size_t nat_poly1305_layout;
+
+static unsigned long long nat_poly1305_count(const crypto_onetimeauth_poly1305_state *st, size_t at) {
+  unsigned long long count;
+  memcpy(&count, (const unsigned char *) st + at, sizeof count);
+  return count;
+}
+
+static size_t nat_poly1305_probe(void) {
+  static const unsigned char key[crypto_onetimeauth_poly1305_KEYBYTES] = {0x55};
+  unsigned char m[64];
+  crypto_onetimeauth_poly1305_state st;
+  size_t layout = 0;
+  memset(m, 0xff, sizeof m);
+  memset(&st, 0, sizeof st);
+  for (size_t at = 0; layout == 0 && at + sizeof(unsigned long long) <= sizeof st; at += 4) {
+    size_t k = 0;
+    for (; k < sizeof m; k++) {
+      crypto_onetimeauth_poly1305_init(&st, key);
+      crypto_onetimeauth_poly1305_update(&st, m, k);
+      if (nat_poly1305_count(&st, at) != k) break;
+    }
+    if (k >= 16 && k < sizeof m && nat_poly1305_count(&st, at) == 0) layout = at << 8 | k;
+  }
+  sodium_memzero(&st, sizeof st);
+  return layout;
+}
+
+/* If the probe found nothing (a future libsodium), every update/final is refused: safe, and the
+ * tests notice. (src/hash.c pins its states' offsets instead; Poly1305's differ between
+ * implementations chosen at run time, hence the probe.) */
+static bool nat_poly1305_state_ok(const crypto_onetimeauth_poly1305_state *state) {
+  size_t layout = nat_poly1305_layout;
+  if (layout == 0) nat_poly1305_layout = layout = nat_poly1305_probe();
+  return layout != 0 && nat_poly1305_count(state, layout >> 8) < (layout & 0xff);
+}
+
+/* p_update(state, in), p_final(state, out). A state that STATE_OK refuses throws Error("invalid
+ * state", as src/hash.c does for its states), touching neither the buffer nor out. */
+#define NAT_MAC_UPDATE_FINAL(p, impl, STATE_OK)                                           \
+  static napi_value nat_##p##_update(napi_env env, napi_callback_info info) {             \
+    ARGS(2);                                                                              \
+    STATE(state, 0, p##_state);                                                           \
+    BUF(in, 1);                                                                           \
+    FAIL_IF(!STATE_OK(&state), "invalid state");                                          \
+    int rc = impl##_update(&state, in, in_len);                                           \
+    STATE_SAVE(state);                                                                    \
+    RETURN_OK(rc);                                                                        \
+  }                                                                                       \
+                                                                                          \
+  static napi_value nat_##p##_final(napi_env env, napi_callback_info info) {              \
+    ARGS(2);                                                                              \
+    STATE(state, 0, p##_state);                                                           \
+    OUT(out, 1);                                                                          \
+    LEN_EQ(out, p##_BYTES);                                                               \
+    FAIL_IF(!STATE_OK(&state), "invalid state");                                          \
+    int rc = impl##_final(&state, out);                                                   \
+    STATE_SAVE(state);                                                                    \
+    RETURN_OK(rc);                                                                        \
+  }
+
+#define NAT_HMAC(p, impl)                                                                 \
+  NAT_MAC(p, impl) NAT_HMAC_INIT(p, impl) NAT_MAC_UPDATE_FINAL(p, impl, nat_hmac_state_ok)
+#define NAT_POLY1305(p) NAT_MAC(p, p) NAT_POLY1305_INIT(p) NAT_MAC_UPDATE_FINAL(p, p, nat_poly1305_state_ok)
+
+/* crypto_auth is HMAC-SHA-512-256 */
+NAT_MAC(crypto_auth, nat_hmacsha512256)
+NAT_HMAC(crypto_auth_hmacsha256, nat_hmacsha256)
+NAT_HMAC(crypto_auth_hmacsha512, nat_hmacsha512)
+NAT_HMAC(crypto_auth_hmacsha512256, nat_hmacsha512256)
+NAT_POLY1305(crypto_onetimeauth)
+NAT_POLY1305(crypto_onetimeauth_poly1305)
+
+#define NAT_MAC_FNS(p) FN(p), FN(p##_verify), FN(p##_keygen)
+#define NAT_MAC_STREAM_FNS(p) FN(p##_init), FN(p##_update), FN(p##_final)
+
+NAT_FAMILY(auth,
+  /* crypto_auth */
+  NAT_MAC_FNS(crypto_auth),
+  /* crypto_auth_hmacsha256 */
+  NAT_MAC_FNS(crypto_auth_hmacsha256), NAT_MAC_STREAM_FNS(crypto_auth_hmacsha256),
+  /* crypto_auth_hmacsha512 */
+  NAT_MAC_FNS(crypto_auth_hmacsha512), NAT_MAC_STREAM_FNS(crypto_auth_hmacsha512),
+  /* crypto_auth_hmacsha512256 */
+  NAT_MAC_FNS(crypto_auth_hmacsha512256), NAT_MAC_STREAM_FNS(crypto_auth_hmacsha512256),
+  /* crypto_onetimeauth */
+  NAT_MAC_FNS(crypto_onetimeauth), NAT_MAC_STREAM_FNS(crypto_onetimeauth),
+  NAT_MAC_FNS(crypto_onetimeauth_poly1305), NAT_MAC_STREAM_FNS(crypto_onetimeauth_poly1305));

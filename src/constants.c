@@ -435,12 +435,25 @@ const nat_constant nat_constants[] = {
   /* extras: box */
 
   /* extras: core */
+  SIZE(crypto_core_keccak1600_STATEBYTES, crypto_core_keccak1600_state),
 
   /* extras: hash */
 
   /* extras: ipcrypt */
 
   /* extras: kdf */
+  SIZE(crypto_kdf_hkdf_sha256_STATEBYTES, crypto_kdf_hkdf_sha256_state),
+  SIZE(crypto_kdf_hkdf_sha512_STATEBYTES, crypto_kdf_hkdf_sha512_state),
+  /* PBKDF2 (src/crypto/pbkdf2.h has the same values): sodium-native 5.1.0's SHA-512 constants,
+   * and the same shape for SHA-256. BYTES_MAX = (2^32 - 1) * hLen, capped at SIZE_MAX. */
+  { "extension_pbkdf2_sha512_SALTBYTES", 16U, NULL },
+  { "extension_pbkdf2_sha512_HASHBYTES", crypto_auth_hmacsha512_BYTES, NULL },
+  { "extension_pbkdf2_sha512_ITERATIONS_MIN", 1U, NULL },
+  { "extension_pbkdf2_sha512_BYTES_MAX", SODIUM_MIN(SODIUM_SIZE_MAX, 0xffffffffULL * crypto_auth_hmacsha512_BYTES), NULL },
+  { "extension_pbkdf2_sha256_SALTBYTES", 16U, NULL },
+  { "extension_pbkdf2_sha256_HASHBYTES", crypto_auth_hmacsha256_BYTES, NULL },
+  { "extension_pbkdf2_sha256_ITERATIONS_MIN", 1U, NULL },
+  { "extension_pbkdf2_sha256_BYTES_MAX", SODIUM_MIN(SODIUM_SIZE_MAX, 0xffffffffULL * crypto_auth_hmacsha256_BYTES), NULL },
 
   /* extras: kem */
 
@@ -449,13 +462,23 @@ const nat_constant nat_constants[] = {
   /* extras: secretbox */
 
   /* extras: sign */
+  /* sodium-native's extension_tweak_ed25519_* sizes (src/crypto/tweak.h) */
+  { "extension_tweak_ed25519_BYTES", crypto_sign_ed25519_PUBLICKEYBYTES, NULL },
+  { "extension_tweak_ed25519_SCALARBYTES", crypto_scalarmult_ed25519_SCALARBYTES, NULL },
 
   /* extras: stream */
+  /* sodium-native's stateful XOR API (src/stream.c checks these sizes at compile time) */
+  { "crypto_stream_xor_STATEBYTES", 136, NULL },
+  { "sn_crypto_stream_xor_STATEBYTES", 136, NULL },
+  { "crypto_stream_chacha20_xor_STATEBYTES", 120, NULL },
+  { "crypto_stream_chacha20_ietf_xor_STATEBYTES", 120, NULL },
+  { "crypto_stream_xchacha20_xor_STATEBYTES", 136, NULL },
+  { "crypto_stream_salsa20_xor_STATEBYTES", 120, NULL },
 
   /* extras: utils */
 
-  /* sodium-native's alias for crypto_secretstream_xchacha20poly1305_ABYTES */
-  { "crypto_secretstream_xchacha20poly1305_TAGBYTES", crypto_secretstream_xchacha20poly1305_ABYTES, NULL },
+  /* sodium-native's name for the size of the tag byte that _pull writes */
+  { "crypto_secretstream_xchacha20poly1305_TAGBYTES", 1, NULL },
 };
 
 const size_t nat_constants_count = sizeof nat_constants / sizeof nat_constants[0];

@@ -1,9 +1,315 @@
-/* crypto_hash: placeholder until this family's bindings land. */
+/* crypto_generichash (BLAKE2b), crypto_hash (SHA-2, SHA-3), crypto_xof (SHAKE, TurboSHAKE) and
+ * crypto_shorthash (SipHash).
+ *
+ * Every function here reads all of its input before it writes its output, so out may overlap in
+ * (libsodium allows it; no overlap checks). Streaming states live in caller-held buffers. */
 #include "nat.h"
+#include "sha2.h"
 
-static napi_value nat_hash_placeholder(napi_env env, napi_callback_info info) {
-  (void) info;
-  return nat_undefined(env);
+/* A state buffer comes from JS and may hold anything: never initialised, reused, overwritten.
+ * libsodium trusts the position fields of its BLAKE2b and Keccak states; a wild one makes it read
+ * or write outside the state, and SHA-3's zeroed state (rate 0) makes update loop forever. So the
+ * fields that index memory are bounded before every call that reads them. The offsets mirror
+ * libsodium 1.0.22's private layouts: blake2b_state (blake2.h, packed: h[8], t[2], f[2],
+ * buf[256], size_t buflen), sha3_state_internal (hash_sha3.c) and the SHAKE/TurboSHAKE
+ * <name>_state_internal (ref/<name>_ref.h): a Keccak state, then size_t offset, then the rest.
+ * test/hash.test.js pins these offsets, so a libsodium upgrade that moves them fails there. */
+#define NAT_BLAKE2B_BUFLEN_AT (8 * (8 + 2 + 2) + 2 * 128)
+#define NAT_KECCAK_OFFSET_AT sizeof(crypto_core_keccak1600_state)
+
+static size_t nat_size_at(const void *state, size_t at) {
+  size_t v;
+  memcpy(&v, (const unsigned char *) state + at, sizeof v);
+  return v;
 }
 
-NAT_FAMILY(hash, FN(hash_placeholder));
+static bool nat_blake2b_ok(const void *state) {
+  return nat_size_at(state, NAT_BLAKE2B_BUFLEN_AT) <= 2 * 128;
+}
+
+/* SHAKE/TurboSHAKE: offset within the rate (BLOCKBYTES), phase absorbing (0) or squeezing (1). */
+static bool nat_xof_ok(const void *state, size_t rate) {
+  const unsigned char *phase =
+    (const unsigned char *) state + NAT_KECCAK_OFFSET_AT + sizeof(size_t);
+  return nat_size_at(state, NAT_KECCAK_OFFSET_AT) <= rate && *phase <= 1;
+}
+
+/* SHA3-256/512: offset, rate, outlen, phase. FIPS 202: rate = 200 - 2 * digest bytes. */
+static bool nat_sha3_ok(const void *state, size_t outlen) {
+  const size_t at = NAT_KECCAK_OFFSET_AT;
+  const size_t rate = 200 - 2 * outlen;
+  const unsigned char *phase = (const unsigned char *) state + at + 3 * sizeof(size_t);
+  return nat_size_at(state, at) <= rate && nat_size_at(state, at + sizeof(size_t)) == rate &&
+         nat_size_at(state, at + 2 * sizeof(size_t)) == outlen && *phase <= 1;
+}
+
+/* SHA-256/512 index their buffers with the byte count masked to the block size: any bytes are
+ * safe (if meaningless). */
+#define nat_crypto_hash_sha256_ok(state) true
+#define nat_crypto_hash_sha512_ok(state) true
+#define nat_crypto_hash_sha3256_ok(state) nat_sha3_ok(state, crypto_hash_sha3256_BYTES)
+#define nat_crypto_hash_sha3512_ok(state) nat_sha3_ok(state, crypto_hash_sha3512_BYTES)
+#define nat_crypto_generichash_ok(state) nat_blake2b_ok(state)
+#define nat_crypto_generichash_blake2b_ok(state) nat_blake2b_ok(state)
+
+#define NAT_KEYGEN(prim)                                                                   \
+  static napi_value nat_crypto_##prim##_keygen(napi_env env, napi_callback_info info) {   \
+    ARGS(1);                                                                               \
+    OUT(k, 0);                                                                             \
+    LEN_EQ(k, crypto_##prim##_KEYBYTES);                                                   \
+    crypto_##prim##_keygen(k);                                                             \
+    return nat_undefined(env);                                                             \
+  }
+
+/* crypto_generichash: sodium-native checks the one-shot's lengths against BYTES_MIN and
+ * KEYBYTES_MIN; its init and final, like libsodium itself, accept any output length from 1 and
+ * any key length up to the maximum (an empty key means no key). The blake2b-named functions are
+ * libsodium's own, with libsodium's ranges. */
+static napi_value nat_crypto_generichash(napi_env env, napi_callback_info info) {
+  ARGS(3);
+  OUT(out, 0); BUF(in, 1); OPT_BUF(key, 2);
+  LEN_MIN(out, crypto_generichash_BYTES_MIN);
+  LEN_MAX(out, crypto_generichash_BYTES_MAX);
+  if (key != NULL) {
+    LEN_MIN(key, crypto_generichash_KEYBYTES_MIN);
+    LEN_MAX(key, crypto_generichash_KEYBYTES_MAX);
+  }
+  RETURN_OK(crypto_generichash(out, out_len, in, in_len, key, key_len));
+}
+
+static napi_value nat_crypto_generichash_blake2b(napi_env env, napi_callback_info info) {
+  ARGS(3);
+  OUT(out, 0); BUF(in, 1); OPT_BUF(key, 2);
+  LEN_MIN(out, 1);
+  LEN_MAX(out, crypto_generichash_blake2b_BYTES_MAX);
+  LEN_MAX(key, crypto_generichash_blake2b_KEYBYTES_MAX);
+  RETURN_OK(crypto_generichash_blake2b(out, out_len, in, in_len, key, key_len));
+}
+
+/* salt and personal may be null (libsodium then uses zeros). */
+static napi_value nat_crypto_generichash_blake2b_salt_personal(napi_env env,
+                                                               napi_callback_info info) {
+  ARGS(5);
+  OUT(out, 0); BUF(in, 1); OPT_BUF(key, 2); OPT_BUF(salt, 3); OPT_BUF(personal, 4);
+  LEN_MIN(out, 1);
+  LEN_MAX(out, crypto_generichash_blake2b_BYTES_MAX);
+  LEN_MAX(key, crypto_generichash_blake2b_KEYBYTES_MAX);
+  if (salt != NULL) LEN_EQ(salt, crypto_generichash_blake2b_SALTBYTES);
+  if (personal != NULL) LEN_EQ(personal, crypto_generichash_blake2b_PERSONALBYTES);
+  RETURN_OK(crypto_generichash_blake2b_salt_personal(out, out_len, in, in_len, key, key_len, salt,
+                                                     personal));
+}
+
+static napi_value nat_crypto_generichash_blake2b_init_salt_personal(napi_env env,
+                                                                    napi_callback_info info) {
+  ARGS(5);
+  STATE(state, 0, crypto_generichash_blake2b_state);
+  OPT_BUF(key, 1);
+  U32(outlen, 2, 1, crypto_generichash_blake2b_BYTES_MAX);
+  OPT_BUF(salt, 3); OPT_BUF(personal, 4);
+  LEN_MAX(key, crypto_generichash_blake2b_KEYBYTES_MAX);
+  if (salt != NULL) LEN_EQ(salt, crypto_generichash_blake2b_SALTBYTES);
+  if (personal != NULL) LEN_EQ(personal, crypto_generichash_blake2b_PERSONALBYTES);
+  int rc = crypto_generichash_blake2b_init_salt_personal(&state, key, key_len, outlen, salt,
+                                                         personal);
+  STATE_SAVE(state);
+  RETURN_OK(rc);
+}
+
+/* A second final finds the last-block flag set and fails without writing anything. */
+#define NAT_GENERICHASH_STREAM(prim)                                                       \
+  static napi_value nat_crypto_##prim##_init(napi_env env, napi_callback_info info) {     \
+    ARGS(3);                                                                               \
+    STATE(state, 0, crypto_##prim##_state);                                                \
+    OPT_BUF(key, 1);                                                                       \
+    U32(outlen, 2, 1, crypto_##prim##_BYTES_MAX);                                          \
+    LEN_MAX(key, crypto_##prim##_KEYBYTES_MAX);                                            \
+    int rc = crypto_##prim##_init(&state, key, key_len, outlen);                           \
+    STATE_SAVE(state);                                                                     \
+    RETURN_OK(rc);                                                                         \
+  }                                                                                        \
+                                                                                           \
+  static napi_value nat_crypto_##prim##_update(napi_env env, napi_callback_info info) {   \
+    ARGS(2);                                                                               \
+    STATE(state, 0, crypto_##prim##_state);                                                \
+    BUF(in, 1);                                                                            \
+    FAIL_IF(!nat_crypto_##prim##_ok(&state), "invalid state");                             \
+    int rc = crypto_##prim##_update(&state, in, in_len);                                   \
+    STATE_SAVE(state);                                                                     \
+    RETURN_OK(rc);                                                                         \
+  }                                                                                        \
+                                                                                           \
+  static napi_value nat_crypto_##prim##_final(napi_env env, napi_callback_info info) {    \
+    ARGS(2);                                                                               \
+    STATE(state, 0, crypto_##prim##_state);                                                \
+    OUT(out, 1);                                                                           \
+    LEN_MIN(out, 1);                                                                       \
+    LEN_MAX(out, crypto_##prim##_BYTES_MAX);                                               \
+    FAIL_IF(!nat_crypto_##prim##_ok(&state), "invalid state");                             \
+    int rc = crypto_##prim##_final(&state, out, out_len);                                  \
+    STATE_SAVE(state);                                                                     \
+    RETURN_OK(rc);                                                                         \
+  }
+
+NAT_KEYGEN(generichash)
+NAT_KEYGEN(generichash_blake2b)
+NAT_GENERICHASH_STREAM(generichash)
+NAT_GENERICHASH_STREAM(generichash_blake2b)
+
+/* crypto_hash: SHA-512 one-shot, and SHA-256, SHA-512, SHA3-256, SHA3-512 with streaming.
+ * NAT_HASH(prim, impl) binds crypto_<prim>* to impl*: libsodium's for SHA-3, our faster SHA-2
+ * (src/crypto/sha2.c) for SHA-2, with libsodium's state layout and answers. SHA-3's final on a
+ * finished state fails (libsodium still permutes the state and writes out; the state is kept as
+ * libsodium left it, out is wiped). */
+static napi_value nat_crypto_hash(napi_env env, napi_callback_info info) {
+  ARGS(2);
+  OUT(out, 0); BUF(in, 1);
+  LEN_EQ(out, crypto_hash_BYTES);
+  RETURN_OK(nat_sha512(out, in, in_len));
+}
+
+#define NAT_HASH(prim, impl)                                                               \
+  static napi_value nat_crypto_##prim(napi_env env, napi_callback_info info) {            \
+    ARGS(2);                                                                               \
+    OUT(out, 0); BUF(in, 1);                                                               \
+    LEN_EQ(out, crypto_##prim##_BYTES);                                                    \
+    RETURN_OK(impl(out, in, in_len));                                                      \
+  }                                                                                        \
+                                                                                           \
+  static napi_value nat_crypto_##prim##_init(napi_env env, napi_callback_info info) {     \
+    ARGS(1);                                                                               \
+    STATE(state, 0, crypto_##prim##_state);                                                \
+    int rc = impl##_init(&state);                                                          \
+    STATE_SAVE(state);                                                                     \
+    RETURN_OK(rc);                                                                         \
+  }                                                                                        \
+                                                                                           \
+  static napi_value nat_crypto_##prim##_update(napi_env env, napi_callback_info info) {   \
+    ARGS(2);                                                                               \
+    STATE(state, 0, crypto_##prim##_state);                                                \
+    BUF(in, 1);                                                                            \
+    FAIL_IF(!nat_crypto_##prim##_ok(&state), "invalid state");                             \
+    int rc = impl##_update(&state, in, in_len);                                            \
+    STATE_SAVE(state);                                                                     \
+    RETURN_OK(rc);                                                                         \
+  }                                                                                        \
+                                                                                           \
+  static napi_value nat_crypto_##prim##_final(napi_env env, napi_callback_info info) {    \
+    ARGS(2);                                                                               \
+    STATE(state, 0, crypto_##prim##_state);                                                \
+    OUT(out, 1);                                                                           \
+    LEN_EQ(out, crypto_##prim##_BYTES);                                                    \
+    FAIL_IF(!nat_crypto_##prim##_ok(&state), "invalid state");                             \
+    int rc = impl##_final(&state, out);                                                    \
+    STATE_SAVE(state);                                                                     \
+    if (rc != 0) sodium_memzero(out, out_len);                                             \
+    RETURN_OK(rc);                                                                         \
+  }
+
+NAT_HASH(hash_sha256, nat_sha256)
+NAT_HASH(hash_sha512, nat_sha512)
+NAT_HASH(hash_sha3256, crypto_hash_sha3256)
+NAT_HASH(hash_sha3512, crypto_hash_sha3512)
+
+/* crypto_xof: the output length is out's length. Domain bytes span libsodium's unsigned char
+ * except 0, which drops the padding's first 1 bit and makes M and M || 0x00 collide (RFC 9861
+ * restricts TurboSHAKE further, to 0x01..0x7F; libsodium's own tests use 0x99). An update after
+ * a squeeze fails, and libsodium leaves the state re-absorbing so it cannot repeat its output:
+ * the state is kept as libsodium left it. */
+#define NAT_XOF(prim)                                                                      \
+  static napi_value nat_crypto_xof_##prim(napi_env env, napi_callback_info info) {        \
+    ARGS(2);                                                                               \
+    OUT(out, 0); BUF(in, 1);                                                               \
+    RETURN_OK(crypto_xof_##prim(out, out_len, in, in_len));                                \
+  }                                                                                        \
+                                                                                           \
+  static napi_value nat_crypto_xof_##prim##_init(napi_env env, napi_callback_info info) { \
+    ARGS(1);                                                                               \
+    STATE(state, 0, crypto_xof_##prim##_state);                                            \
+    int rc = crypto_xof_##prim##_init(&state);                                             \
+    STATE_SAVE(state);                                                                     \
+    RETURN_OK(rc);                                                                         \
+  }                                                                                        \
+                                                                                           \
+  static napi_value nat_crypto_xof_##prim##_init_with_domain(napi_env env,                \
+                                                             napi_callback_info info) {    \
+    ARGS(2);                                                                               \
+    STATE(state, 0, crypto_xof_##prim##_state);                                            \
+    U32(domain, 1, 1, 255);                                                                \
+    int rc = crypto_xof_##prim##_init_with_domain(&state, (unsigned char) domain);         \
+    STATE_SAVE(state);                                                                     \
+    RETURN_OK(rc);                                                                         \
+  }                                                                                        \
+                                                                                           \
+  static napi_value nat_crypto_xof_##prim##_update(napi_env env, napi_callback_info info) { \
+    ARGS(2);                                                                               \
+    STATE(state, 0, crypto_xof_##prim##_state);                                            \
+    BUF(in, 1);                                                                            \
+    FAIL_IF(!nat_xof_ok(&state, crypto_xof_##prim##_BLOCKBYTES), "invalid state");         \
+    int rc = crypto_xof_##prim##_update(&state, in, in_len);                               \
+    STATE_SAVE(state);                                                                     \
+    RETURN_OK(rc);                                                                         \
+  }                                                                                        \
+                                                                                           \
+  static napi_value nat_crypto_xof_##prim##_squeeze(napi_env env, napi_callback_info info) { \
+    ARGS(2);                                                                               \
+    STATE(state, 0, crypto_xof_##prim##_state);                                            \
+    OUT(out, 1);                                                                           \
+    FAIL_IF(!nat_xof_ok(&state, crypto_xof_##prim##_BLOCKBYTES), "invalid state");         \
+    int rc = crypto_xof_##prim##_squeeze(&state, out, out_len);                            \
+    STATE_SAVE(state);                                                                     \
+    RETURN_OK(rc);                                                                         \
+  }
+
+NAT_XOF(shake128)
+NAT_XOF(shake256)
+NAT_XOF(turboshake128)
+NAT_XOF(turboshake256)
+
+/* crypto_shorthash: SipHash-2-4 (64-bit output) and SipHashx-2-4 (128-bit output). */
+#define NAT_SHORTHASH(prim)                                                                \
+  static napi_value nat_crypto_##prim(napi_env env, napi_callback_info info) {            \
+    ARGS(3);                                                                               \
+    OUT(out, 0); BUF(in, 1); BUF(k, 2);                                                    \
+    LEN_EQ(out, crypto_##prim##_BYTES);                                                    \
+    LEN_EQ(k, crypto_##prim##_KEYBYTES);                                                   \
+    RETURN_OK(crypto_##prim(out, in, in_len, k));                                          \
+  }
+
+NAT_SHORTHASH(shorthash)
+NAT_SHORTHASH(shorthash_siphash24)
+NAT_SHORTHASH(shorthash_siphashx24)
+NAT_KEYGEN(shorthash)
+
+#define NAT_GENERICHASH_FNS(prim)                                                          \
+  FN(crypto_##prim), FN(crypto_##prim##_keygen), FN(crypto_##prim##_init),                 \
+    FN(crypto_##prim##_update), FN(crypto_##prim##_final)
+#define NAT_HASH_FNS(prim)                                                                 \
+  FN(crypto_##prim), FN(crypto_##prim##_init), FN(crypto_##prim##_update),                 \
+    FN(crypto_##prim##_final)
+#define NAT_XOF_FNS(prim)                                                                  \
+  FN(crypto_xof_##prim), FN(crypto_xof_##prim##_init), FN(crypto_xof_##prim##_init_with_domain), \
+    FN(crypto_xof_##prim##_update), FN(crypto_xof_##prim##_squeeze)
+
+NAT_FAMILY(hash,
+  /* crypto_generichash */
+  NAT_GENERICHASH_FNS(generichash),
+  NAT_GENERICHASH_FNS(generichash_blake2b),
+  FN(crypto_generichash_blake2b_salt_personal),
+  FN(crypto_generichash_blake2b_init_salt_personal),
+  /* crypto_hash */
+  FN(crypto_hash),
+  NAT_HASH_FNS(hash_sha256),
+  NAT_HASH_FNS(hash_sha512),
+  NAT_HASH_FNS(hash_sha3256),
+  NAT_HASH_FNS(hash_sha3512),
+  /* crypto_xof */
+  NAT_XOF_FNS(shake128),
+  NAT_XOF_FNS(shake256),
+  NAT_XOF_FNS(turboshake128),
+  NAT_XOF_FNS(turboshake256),
+  /* crypto_shorthash */
+  FN(crypto_shorthash),
+  FN(crypto_shorthash_keygen),
+  FN(crypto_shorthash_siphash24),
+  FN(crypto_shorthash_siphashx24));

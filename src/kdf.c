@@ -1,9 +1,162 @@
-/* crypto_kdf: placeholder until this family's bindings land. */
+/* crypto_kdf (BLAKE2b), crypto_kdf_hkdf_sha256/sha512 (RFC 5869, on our HMAC-SHA-2 in
+ * src/crypto/sha2.c: libsodium's bytes and states), and PBKDF2 (our own C in
+ * src/crypto/pbkdf2.c) under sodium-native's extension_pbkdf2_* names. */
 #include "nat.h"
+#include "pbkdf2.h"
+#include "sha2.h"
 
-static napi_value nat_kdf_placeholder(napi_env env, napi_callback_info info) {
-  (void) info;
+/* p_derive_from_key(subkey, subkey_id, ctx, key): sodium-native's order. subkey_id is libsodium's
+ * uint64_t; JS numbers are exact up to 2^53. */
+#define NAT_KDF_DERIVE(p)                                                                      \
+  static napi_value nat_##p##_derive_from_key(napi_env env, napi_callback_info info) {         \
+    ARGS(4);                                                                                   \
+    OUT(subkey, 0); U64(subkey_id, 1, 0, UINT64_MAX); BUF(ctx, 2); BUF(key, 3);                \
+    LEN_MIN(subkey, p##_BYTES_MIN);                                                            \
+    LEN_MAX(subkey, p##_BYTES_MAX);                                                            \
+    LEN_EQ(ctx, p##_CONTEXTBYTES);                                                             \
+    LEN_EQ(key, p##_KEYBYTES);                                                                 \
+    RETURN_OK(p##_derive_from_key(subkey, subkey_len, subkey_id, (const char *) ctx, key));    \
+  }
+
+NAT_KDF_DERIVE(crypto_kdf)
+NAT_KDF_DERIVE(crypto_kdf_blake2b)
+
+static napi_value nat_crypto_kdf_keygen(napi_env env, napi_callback_info info) {
+  ARGS(1);
+  OUT(k, 0);
+  LEN_EQ(k, crypto_kdf_KEYBYTES);
+  crypto_kdf_keygen(k);
   return nat_undefined(env);
 }
 
-NAT_FAMILY(kdf, FN(kdf_placeholder));
+/* HKDF: extract(prk, salt, ikm), expand(out, ctx, prk) with the output length taken from out,
+ * keygen(prk), and the streaming extract_init(state, salt) / extract_update(state, ikm) /
+ * extract_final(state, prk), run by impl*. salt and ctx may be null (treated as empty). */
+#define NAT_HKDF(p, impl)                                                                      \
+  static napi_value nat_##p##_extract(napi_env env, napi_callback_info info) {                 \
+    ARGS(3);                                                                                   \
+    OUT(prk, 0); OPT_BUF(salt, 1); BUF(ikm, 2);                                                \
+    LEN_EQ(prk, p##_KEYBYTES);                                                                 \
+    RETURN_OK(impl##_extract(prk, salt, salt_len, ikm, ikm_len));                              \
+  }                                                                                            \
+                                                                                               \
+  /* Every output block is keyed with prk and hashes ctx, after earlier blocks were written: */ \
+  /* out must share no byte with either. */                                                    \
+  static napi_value nat_##p##_expand(napi_env env, napi_callback_info info) {                  \
+    ARGS(3);                                                                                   \
+    OUT(out, 0); OPT_BUF(ctx, 1); BUF(prk, 2);                                                 \
+    LEN_MAX(out, p##_BYTES_MAX);                                                               \
+    LEN_EQ(prk, p##_KEYBYTES);                                                                 \
+    NO_ALIAS(out, prk);                                                                        \
+    NO_ALIAS(out, ctx);                                                                        \
+    RETURN_OK(impl##_expand(out, out_len, (const char *) ctx, ctx_len, prk));                  \
+  }                                                                                            \
+                                                                                               \
+  static napi_value nat_##p##_keygen(napi_env env, napi_callback_info info) {                  \
+    ARGS(1);                                                                                   \
+    OUT(prk, 0);                                                                               \
+    LEN_EQ(prk, p##_KEYBYTES);                                                                 \
+    p##_keygen(prk);                                                                           \
+    return nat_undefined(env);                                                                 \
+  }                                                                                            \
+                                                                                               \
+  static napi_value nat_##p##_extract_init(napi_env env, napi_callback_info info) {            \
+    ARGS(2);                                                                                   \
+    STATE(state, 0, p##_state);                                                                \
+    OPT_BUF(salt, 1);                                                                          \
+    int rc = impl##_extract_init(&state, salt, salt_len);                                      \
+    STATE_SAVE(state);                                                                         \
+    RETURN_OK(rc);                                                                             \
+  }                                                                                            \
+                                                                                               \
+  static napi_value nat_##p##_extract_update(napi_env env, napi_callback_info info) {          \
+    ARGS(2);                                                                                   \
+    STATE(state, 0, p##_state);                                                                \
+    BUF(ikm, 1);                                                                               \
+    int rc = impl##_extract_update(&state, ikm, ikm_len);                                      \
+    STATE_SAVE(state);                                                                         \
+    RETURN_OK(rc);                                                                             \
+  }                                                                                            \
+                                                                                               \
+  static napi_value nat_##p##_extract_final(napi_env env, napi_callback_info info) {           \
+    ARGS(2);                                                                                   \
+    STATE(state, 0, p##_state);                                                                \
+    OUT(prk, 1);                                                                               \
+    LEN_EQ(prk, p##_KEYBYTES);                                                                 \
+    int rc = impl##_extract_final(&state, prk);                                                \
+    STATE_SAVE(state);                                                                         \
+    RETURN_OK(rc);                                                                             \
+  }
+
+NAT_HKDF(crypto_kdf_hkdf_sha256, nat_hkdf_sha256)
+NAT_HKDF(crypto_kdf_hkdf_sha512, nat_hkdf_sha512)
+
+/* extension_pbkdf2_<hash>(out, passwd, salt, iter, outlen): sodium-native 5.1.0's contract. The
+ * first outlen bytes of out are written (out may be longer); out, passwd and salt must not be
+ * empty. No overlap rule: pbkdf2.c absorbs passwd and salt before writing out.
+ * NAT_PBKDF2_ARGS(hash) checks the five arguments and declares `argv` and `job`. */
+typedef struct {
+  unsigned char *out;
+  size_t outlen;
+  const unsigned char *passwd;
+  size_t passwd_len;
+  const unsigned char *salt;
+  size_t salt_len;
+  uint64_t iter;
+} nat_pbkdf2_job;
+
+#define NAT_PBKDF2_ARGS(hash)                                                                  \
+  ARGS(5);                                                                                     \
+  OUT(out, 0); BUF(passwd, 1); BUF(salt, 2);                                                   \
+  U64(iter, 3, extension_pbkdf2_##hash##_ITERATIONS_MIN, UINT64_MAX);                          \
+  U64(outlen, 4, 0, extension_pbkdf2_##hash##_BYTES_MAX);                                      \
+  LEN_MIN(out, 1);                                                                             \
+  LEN_MIN(out, outlen);                                                                        \
+  LEN_MIN(passwd, 1);                                                                          \
+  LEN_MIN(salt, 1);                                                                            \
+  nat_pbkdf2_job job = {out, (size_t) outlen, passwd, passwd_len, salt, salt_len, iter}
+
+#define NAT_PBKDF2(hash)                                                                       \
+  static int nat_pbkdf2_##hash##_run(void *ctx) {                                              \
+    const nat_pbkdf2_job *j = ctx;                                                             \
+    return nat_pbkdf2_##hash(j->out, j->outlen, j->passwd, j->passwd_len, j->salt,             \
+                             j->salt_len, j->iter);                                            \
+  }                                                                                            \
+                                                                                               \
+  static napi_value nat_extension_pbkdf2_##hash(napi_env env, napi_callback_info info) {       \
+    NAT_PBKDF2_ARGS(hash);                                                                     \
+    RETURN_OK(nat_pbkdf2_##hash##_run(&job));                                                  \
+  }                                                                                            \
+  NAT_PBKDF2_ASYNC(hash)
+
+#ifndef NAT_WASM
+/* The same work on libuv's thread pool; the Promise resolves with undefined. out, passwd and
+ * salt are kept alive until the work is done. */
+#define NAT_PBKDF2_ASYNC(hash)                                                                 \
+  static napi_value nat_extension_pbkdf2_##hash##_async(napi_env env, napi_callback_info info) { \
+    NAT_PBKDF2_ARGS(hash);                                                                     \
+    return nat_async(env, argv, 3, nat_pbkdf2_##hash##_run, &job, sizeof job, false,           \
+                     "extension_pbkdf2_" #hash "_async failed");                               \
+  }
+#define NAT_PBKDF2_ASYNC_FNS FN(extension_pbkdf2_sha512_async), FN(extension_pbkdf2_sha256_async),
+#else
+#define NAT_PBKDF2_ASYNC(hash)
+#define NAT_PBKDF2_ASYNC_FNS
+#endif
+
+NAT_PBKDF2(sha512)
+NAT_PBKDF2(sha256)
+
+#define NAT_HKDF_FNS(p)                                                                        \
+  FN(p##_extract), FN(p##_expand), FN(p##_keygen), FN(p##_extract_init),                       \
+    FN(p##_extract_update), FN(p##_extract_final)
+
+NAT_FAMILY(kdf,
+  /* crypto_kdf */
+  FN(crypto_kdf_derive_from_key), FN(crypto_kdf_keygen), FN(crypto_kdf_blake2b_derive_from_key),
+  /* crypto_kdf_hkdf */
+  NAT_HKDF_FNS(crypto_kdf_hkdf_sha256),
+  NAT_HKDF_FNS(crypto_kdf_hkdf_sha512),
+  /* PBKDF2 (src/crypto/pbkdf2.c) */
+  NAT_PBKDF2_ASYNC_FNS
+  FN(extension_pbkdf2_sha512), FN(extension_pbkdf2_sha256));

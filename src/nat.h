@@ -11,7 +11,7 @@
  *     RETURN_OK(crypto_secretbox_easy(c, m, m_len, n, k));
  *   }
  *
- * Declaring macros (ARGS, BUF, OUT, OPT_BUF, U32, U64, STATE) declare exactly what they name:
+ * Declaring macros (ARGS, BUF, OUT, OPT_BUF, OPT_OUT, U32, U64, STATE) declare exactly what they name:
  * ARGS(n) declares `argv`; BUF(x, i) and OUT(x, i) declare the pair `x` (unsigned char *) and
  * `x_len` (size_t); U32/U64 declare `x`; STATE(x, i, type) declares `x` (an aligned copy) and
  * `x_buf`. Every statement-like macro is a do { } while (0) that returns NULL after throwing.
@@ -119,6 +119,14 @@ napi_value nat_number(napi_env env, double value);
     if (!nat_get_buf(env, argv[i], #x, true, false, &x, &x##_len)) return NULL; \
   } while (0)
 
+/* Like OUT, but null or undefined give x == NULL and x_len == 0 (crypto_kx's rx/tx). */
+#define OPT_OUT(x, i)                                                          \
+  unsigned char *x;                                                            \
+  size_t x##_len;                                                              \
+  do {                                                                         \
+    if (!nat_get_buf(env, argv[i], #x, true, true, &x, &x##_len)) return NULL; \
+  } while (0)
+
 /* Integer arguments within [lo, hi] (JS numbers; exact up to 2^53). */
 #define U64(x, i, lo, hi)                                          \
   uint64_t x;                                                      \
@@ -203,6 +211,8 @@ napi_value nat_number(napi_env env, double value);
  * work returns 0 (or, when as_bool, with work() == 0), and otherwise rejects with Error(fail). The
  * wasm backend gives the same functions a Promise around the synchronous call, in JS. */
 typedef int (*nat_work_fn)(void *ctx);
+/* A Node-API call failed: throw its own error text unless an exception is already pending. */
+napi_value nat_throw_napi(napi_env env);
 napi_value nat_async(napi_env env, napi_value *keep, size_t nkeep, nat_work_fn work, const void *ctx,
                      size_t ctx_size, bool as_bool, const char *fail);
 #endif

@@ -4,7 +4,6 @@
 
 #include "nat.h"
 
-static napi_value nat_throw_napi(napi_env env);
 
 /* Zero-length views may have no backing store; libsodium still gets a valid pointer. */
 static unsigned char nat_empty[1];
@@ -36,28 +35,13 @@ napi_value nat_throw_failed(napi_env env, const char *binding_name) {
   return nat_throw(env, napi_throw_error, binding_name, "failed");
 }
 
-/* A Node-API call failed: throw its own error text unless an exception is already pending. */
-static napi_value nat_throw_napi(napi_env env) {
+napi_value nat_throw_napi(napi_env env) {
   bool pending = false;
   if (napi_is_exception_pending(env, &pending) == napi_ok && pending) return NULL;
   const napi_extended_error_info *info = NULL;
   napi_get_last_error_info(env, &info);
   napi_throw_error(env, NULL, info && info->error_message ? info->error_message : "Node-API call failed");
   return NULL;
-}
-
-static size_t nat_element_size(napi_typedarray_type type) {
-  switch (type) {
-    case napi_int16_array:
-    case napi_uint16_array: return 2;
-    case napi_int32_array:
-    case napi_uint32_array:
-    case napi_float32_array: return 4;
-    case napi_float64_array:
-    case napi_bigint64_array:
-    case napi_biguint64_array: return 8;
-    default: return 1;
-  }
 }
 
 bool nat_get_args(napi_env env, napi_callback_info info, napi_value *argv, size_t n) {
@@ -78,10 +62,11 @@ bool nat_is_null(napi_env env, napi_value value) {
 bool nat_get_buf(napi_env env, napi_value value, const char *name, bool optional, bool output,
                  unsigned char **data, size_t *len) {
   (void) output; /* only the wasm glue needs to know what to copy back */
-  napi_typedarray_type type;
-  size_t length;
   void *ptr;
-  if (napi_get_typedarray_info(env, value, &type, &length, &ptr, NULL, NULL) != napi_ok) {
+  size_t length;
+  /* napi_get_buffer_info takes any ArrayBufferView and gives its byte length directly: the
+   * cheapest way through Node-API (napi_get_typedarray_info first works out the element type). */
+  if (napi_get_buffer_info(env, value, &ptr, &length) != napi_ok) {
     napi_valuetype t = napi_undefined;
     if (optional && napi_typeof(env, value, &t) == napi_ok && (t == napi_null || t == napi_undefined)) {
       *data = NULL;
@@ -92,10 +77,12 @@ bool nat_get_buf(napi_env env, napi_value value, const char *name, bool optional
     return false;
   }
   if (ptr == NULL) {
-    /* Either an empty view without a backing store, or a detached ArrayBuffer. */
-    napi_value ab;
-    bool detached = false;
-    if (napi_get_typedarray_info(env, value, &type, &length, NULL, &ab, NULL) == napi_ok &&
+    /* Either an empty view without a backing store, or a view on a detached ArrayBuffer. */
+    napi_value ab = NULL;
+    bool detached = false, is_typedarray = false;
+    napi_is_typedarray(env, value, &is_typedarray);
+    if ((is_typedarray ? napi_get_typedarray_info(env, value, NULL, NULL, NULL, &ab, NULL)
+                       : napi_get_dataview_info(env, value, NULL, NULL, &ab, NULL)) == napi_ok &&
         napi_is_detached_arraybuffer(env, ab, &detached) == napi_ok && detached) {
       nat_throw_type(env, name, "is detached");
       return false;
@@ -104,7 +91,7 @@ bool nat_get_buf(napi_env env, napi_value value, const char *name, bool optional
     length = 0;
   }
   *data = ptr;
-  *len = length * nat_element_size(type);
+  *len = length;
   return true;
 }
 
@@ -147,6 +134,9 @@ napi_value nat_bool(napi_env env, bool value) {
 
 napi_value nat_number(napi_env env, double value) {
   napi_value v;
-  if (napi_create_double(env, value, &v) != napi_ok) return nat_throw_napi(env);
+  napi_status status = value >= 0 && value <= 4294967295.0 && value == (double) (uint32_t) value
+                         ? napi_create_uint32(env, (uint32_t) value, &v)
+                         : napi_create_double(env, value, &v);
+  if (status != napi_ok) return nat_throw_napi(env);
   return v;
 }

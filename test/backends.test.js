@@ -10,6 +10,7 @@ const { execFileSync } = require('child_process')
 const { load } = require('../lib/loader')
 const { symbols } = require('../lib/symbols')
 const { random, toHex } = require('./helpers')
+const { constant, wellFormed } = require('./table-args')
 
 const root = path.join(__dirname, '..')
 const only = process.env.NATRIUM_TEST_BACKENDS
@@ -62,7 +63,7 @@ function sizeBound (ra, rb) {
 // Run the same call on both backends; assert the same outcome and the same bytes in every
 // argument afterwards (outputs written, inputs untouched, failures wiped alike). Options:
 // `checksOnly`: compare argument errors only (a primitive one backend lacks); `random`: the
-// function draws random bytes, so its outputs are compared only when it threw; `opaque`: the
+// function draws random bytes, so its outputs (and returned value) are compared only when it threw; `opaque`: the
 // indices of state buffers, whose layout is the platform's (size_t fields, SIMD-specific
 // representations), so their bytes are not compared.
 function same (native, wasm, name, args, why, { checksOnly = false, random = false, opaque = [] } = {}) {
@@ -71,44 +72,13 @@ function same (native, wasm, name, args, why, { checksOnly = false, random = fal
   const ra = outcome(native[name], a)
   const rb = outcome(wasm[name], b)
   if (checksOnly && !argumentError(ra) && !argumentError(rb)) return ra
-  if (!sizeBound(ra, rb)) assert.deepStrictEqual(rb, ra, `${name} (${why}): native ${JSON.stringify(ra)}, wasm ${JSON.stringify(rb)}`)
+  const shown = (r) => (random && 'returned' in r ? { returned: typeof r.returned } : r)
+  if (!sizeBound(ra, rb)) assert.deepStrictEqual(shown(rb), shown(ra), `${name} (${why}): native ${JSON.stringify(ra)}, wasm ${JSON.stringify(rb)}`)
   if (!random || ra.threw) {
     const visible = (list) => list.map((x, i) => (opaque.includes(i) ? 'opaque' : bytes(x)))
     assert.deepStrictEqual(visible(b), visible(a), `${name} (${why}): argument bytes differ`)
   }
   return ra
-}
-
-function constant (binding, c) {
-  return typeof c === 'number' ? c : binding[c]
-}
-
-// Well-formed arguments from the symbol table (as test/contract.test.js builds them).
-function wellFormed (binding, entry) {
-  const len = {}
-  const pending = []
-  for (const a of entry.args) {
-    if (a.kind === 'nul' || a.kind === 'num') continue
-    const r = a.len
-    if (!r) len[a.name] = 16
-    else if (r.fixed !== undefined) len[a.name] = constant(binding, r.fixed)
-    else if (r.of) pending.push(a)
-    else if (r.min !== undefined) len[a.name] = Math.max(constant(binding, r.min), r.max !== undefined ? 0 : 16)
-    else len[a.name] = constant(binding, r.max)
-  }
-  for (let guard = 0; pending.length && guard < 10; guard++) {
-    for (let i = pending.length - 1; i >= 0; i--) {
-      const { name, len: r } = pending[i]
-      if (len[r.of] === undefined) continue
-      len[name] = len[r.of] + (r.plus !== undefined ? constant(binding, r.plus) : -constant(binding, r.minus))
-      pending.splice(i, 1)
-    }
-  }
-  return entry.args.map((a) => {
-    if (a.kind === 'nul') return null
-    if (a.kind === 'num') return constant(binding, a.example !== undefined ? a.example : a.range[0])
-    return random(len[a.name])
-  })
 }
 
 function detached (n) {

@@ -1,7 +1,7 @@
 'use strict'
 // Shared test helpers. Every family test runs once per backend (noble's PLATFORMS pattern):
 //   for (const { name, sodium } of backends) describe(`aead [${name}]`, () => { ... })
-// `sodium` is the sodium-native surface over that backend. NATRIUM_TEST_BACKENDS=native,wasm picks
+// `sodium` is the sodium-native surface over that backend, `raw` the backend's own binding. NATRIUM_TEST_BACKENDS=native,wasm picks
 // which ones run (default: every backend that is built; `npm test` requires both once wasm lands).
 const fs = require('fs')
 const path = require('path')
@@ -14,7 +14,8 @@ function available () {
   const list = []
   for (const name of wanted || BACKENDS) {
     try {
-      list.push({ name, sodium: sodiumNative(load(name)) })
+      const backend = load(name)
+      list.push({ name, raw: backend.binding, sodium: sodiumNative(backend) })
     } catch (err) {
       if (wanted) throw err // a backend asked for by name must load
     }

@@ -1,3 +1,36 @@
 'use strict'
-// crypto_auth: entries land with src/auth.c.
-module.exports = {}
+// crypto_auth, crypto_auth_hmacsha256/512/512256 and crypto_onetimeauth(_poly1305) (src/auth.c).
+// Every MAC has the one-shot trio p(out, in, k), p_verify(h, in, k) -> boolean, p_keygen(k);
+// the HMACs and Poly1305 also stream through p_init(state, key), p_update(state, in),
+// p_final(state, out). HMAC keys for *_init may have any length; Poly1305 keys are KEYBYTES.
+const { out, buf, state, fixed } = require('./kinds')
+
+function mac (p) {
+  const key = fixed(`${p}_KEYBYTES`)
+  return {
+    [p]: { args: [out('out', fixed(`${p}_BYTES`)), buf('in'), buf('k', key)], returns: 'void' },
+    [`${p}_verify`]: { args: [buf('h', fixed(`${p}_BYTES`)), buf('in'), buf('k', key)], returns: 'bool' },
+    [`${p}_keygen`]: { args: [out('k', key)], returns: 'void' }
+  }
+}
+
+function stream (p, keyLen) {
+  const st = state('state', `${p}_STATEBYTES`)
+  return {
+    [`${p}_init`]: { args: [st, buf('key', keyLen)], returns: 'void' },
+    [`${p}_update`]: { args: [st, buf('in')], returns: 'void' },
+    [`${p}_final`]: { args: [st, out('out', fixed(`${p}_BYTES`))], returns: 'void' }
+  }
+}
+
+const hmac = (p) => ({ ...mac(p), ...stream(p) })
+const poly1305 = (p) => ({ ...mac(p), ...stream(p, fixed(`${p}_KEYBYTES`)) })
+
+module.exports = {
+  ...mac('crypto_auth'),
+  ...hmac('crypto_auth_hmacsha256'),
+  ...hmac('crypto_auth_hmacsha512'),
+  ...hmac('crypto_auth_hmacsha512256'),
+  ...poly1305('crypto_onetimeauth'),
+  ...poly1305('crypto_onetimeauth_poly1305')
+}

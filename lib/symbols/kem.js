@@ -1,3 +1,33 @@
 'use strict'
-// crypto_kem: entries land with src/kem.c.
-module.exports = {}
+// crypto_kem_*: X-Wing (the default crypto_kem) and ML-KEM-768 (src/kem.c). sodium-native has no
+// KEM, so these follow libsodium's C signatures: outputs first, undefined on success.
+const { out, buf, fixed } = require('./kinds')
+
+function kem (p, encSeedBytes) {
+  const pk = (make) => make('pk', fixed(`${p}_PUBLICKEYBYTES`))
+  const sk = (make) => make('sk', fixed(`${p}_SECRETKEYBYTES`))
+  const ct = (make) => make('ct', fixed(`${p}_CIPHERTEXTBYTES`))
+  const ss = out('ss', fixed(`${p}_SHAREDSECRETBYTES`))
+  const entries = {
+    [`${p}_keypair`]: { args: [pk(out), sk(out)], returns: 'void' },
+    [`${p}_seed_keypair`]: { args: [pk(out), sk(out), buf('seed', fixed(`${p}_SEEDBYTES`))], returns: 'void' },
+    // refused: an ML-KEM key with unreduced coefficients, an X25519 share of low order
+    [`${p}_enc`]: { args: [ct(out), ss, pk(buf)], returns: 'void', fails: `${p}_enc failed` },
+    // a forged ciphertext is not refused: implicit rejection gives a pseudorandom ss
+    [`${p}_dec`]: { args: [ss, ct(buf), sk(buf)], returns: 'void', fails: `${p}_dec failed` }
+  }
+  if (encSeedBytes) {
+    entries[`${p}_enc_deterministic`] = {
+      args: [ct(out), ss, pk(buf), buf('seed', fixed(encSeedBytes))],
+      returns: 'void',
+      fails: `${p}_enc_deterministic failed`
+    }
+  }
+  return entries
+}
+
+module.exports = {
+  ...kem('crypto_kem'),
+  ...kem('crypto_kem_xwing', 64),
+  ...kem('crypto_kem_mlkem768', 32)
+}

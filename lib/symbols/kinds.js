@@ -6,6 +6,7 @@
 //            out    a buffer the function writes (or updates in place)
 //            buf    a read-only buffer
 //            opt    a read-only buffer or null
+//            optOut a buffer the function writes, or null
 //            nul    must be null (libsodium's unused nsec)
 //            num    an integer, within `range` ([lo, hi], bounds as numbers or constant names)
 //            state  a state buffer of `len` bytes (a *_STATEBYTES constant)
@@ -25,6 +26,7 @@ module.exports = {
   out: arg('out'),
   buf: arg('buf'),
   opt: arg('opt'),
+  optOut: arg('optOut'),
   nul: (name) => ({ name, kind: 'nul' }),
   num: (name, range) => ({ name, kind: 'num', range }),
   state: (name, len) => ({ name, kind: 'state', len: { fixed: len } }),

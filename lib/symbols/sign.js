@@ -1,3 +1,105 @@
 'use strict'
-// crypto_sign: entries land with src/sign.c.
-module.exports = {}
+// crypto_sign_*: Ed25519, ed25519ph streaming, key conversions, and sodium-native's
+// extension_tweak_ed25519_* (src/sign.c, src/crypto/tweak.c).
+const { out, buf, opt, state, fixed, plus, minus, atLeast, between } = require('./kinds')
+
+// crypto_sign_* and crypto_sign_ed25519_* share one shape (sodium-native's for the former).
+function sign (p) {
+  const pk = () => out('pk', fixed(`${p}_PUBLICKEYBYTES`))
+  const sk = fixed(`${p}_SECRETKEYBYTES`)
+  return {
+    [`${p}_keypair`]: { args: [pk(), out('sk', sk)], returns: 'void' },
+    [`${p}_seed_keypair`]: {
+      args: [pk(), out('sk', sk), buf('seed', fixed(`${p}_SEEDBYTES`))],
+      returns: 'void'
+    },
+    [p]: { args: [out('sm', plus('m', `${p}_BYTES`)), buf('m'), buf('sk', sk)], returns: 'void' },
+    [`${p}_open`]: {
+      args: [out('m', minus('sm', `${p}_BYTES`)), buf('sm', atLeast(`${p}_BYTES`)), buf('pk', fixed(`${p}_PUBLICKEYBYTES`))],
+      returns: 'bool'
+    },
+    [`${p}_detached`]: {
+      args: [out('sig', fixed(`${p}_BYTES`)), buf('m'), buf('sk', sk)],
+      returns: 'void'
+    },
+    // a longer sig is accepted, as in sodium-native, but answered false (sodium-native checked its head)
+    [`${p}_verify_detached`]: {
+      args: [buf('sig', atLeast(`${p}_BYTES`)), buf('m'), buf('pk', fixed(`${p}_PUBLICKEYBYTES`))],
+      returns: 'bool'
+    }
+  }
+}
+
+// Ed25519ph: the state is a caller-held buffer; final_create/final_verify wipe it.
+function prehashed (p, statebytes) {
+  const st = state('state', statebytes)
+  return {
+    [`${p}_init`]: { args: [st], returns: 'void' },
+    [`${p}_update`]: { args: [st, buf('m')], returns: 'void' },
+    [`${p}_final_create`]: {
+      args: [st, out('sig', fixed('crypto_sign_BYTES')), buf('sk', fixed('crypto_sign_SECRETKEYBYTES'))],
+      returns: 'void'
+    },
+    [`${p}_final_verify`]: {
+      args: [st, buf('sig', fixed('crypto_sign_BYTES')), buf('pk', fixed('crypto_sign_PUBLICKEYBYTES'))],
+      returns: 'bool'
+    }
+  }
+}
+
+const PK = fixed('crypto_sign_PUBLICKEYBYTES')
+const SK = fixed('crypto_sign_SECRETKEYBYTES')
+const T = fixed('extension_tweak_ed25519_BYTES')
+const TS = fixed('extension_tweak_ed25519_SCALARBYTES')
+
+module.exports = {
+  ...sign('crypto_sign'),
+  ...sign('crypto_sign_ed25519'),
+  crypto_sign_ed25519_sk_to_pk: { args: [out('pk', PK), buf('sk', SK)], returns: 'void' },
+  crypto_sign_ed25519_sk_to_seed: { args: [out('seed', fixed('crypto_sign_SEEDBYTES')), buf('sk', SK)], returns: 'void' },
+  crypto_sign_ed25519_pk_to_curve25519: {
+    args: [out('x25519pk', fixed('crypto_box_PUBLICKEYBYTES')), buf('ed25519pk', PK)],
+    returns: 'void',
+    fails: 'crypto_sign_ed25519_pk_to_curve25519 failed'
+  },
+  // A full secret key or its 32-byte seed; nothing in between (`oneOf` narrows `between`).
+  crypto_sign_ed25519_sk_to_curve25519: {
+    args: [
+      out('x25519sk', fixed('crypto_box_SECRETKEYBYTES')),
+      buf('ed25519sk', Object.assign(between('crypto_sign_SEEDBYTES', 'crypto_sign_SECRETKEYBYTES'),
+        { oneOf: ['crypto_sign_SEEDBYTES', 'crypto_sign_SECRETKEYBYTES'] }))
+    ],
+    returns: 'void'
+  },
+  ...prehashed('crypto_sign', 'crypto_sign_STATEBYTES'),
+  ...prehashed('crypto_sign_ed25519ph', 'crypto_sign_ed25519ph_STATEBYTES'),
+
+  extension_tweak_ed25519_base: { args: [out('n', TS), out('p', T), buf('ns')], returns: 'void' },
+  extension_tweak_ed25519_sk_to_scalar: { args: [out('n', TS), buf('sk', SK)], returns: 'void' },
+  extension_tweak_ed25519_scalar: { args: [out('scalarOut', TS), buf('scalar', TS), buf('ns')], returns: 'void' },
+  extension_tweak_ed25519_pk: {
+    args: [out('tpk', PK), buf('pk', PK), buf('ns')],
+    returns: 'void',
+    fails: 'failed to tweak public key'
+  },
+  extension_tweak_ed25519_keypair: {
+    args: [out('pk', T), out('scalarOut', TS), buf('scalarIn', TS), buf('ns')],
+    returns: 'void'
+  },
+  extension_tweak_ed25519_scalar_add: { args: [out('scalarOut', TS), buf('scalar', TS), buf('n', TS)], returns: 'void' },
+  extension_tweak_ed25519_pk_add: {
+    args: [out('tpk', PK), buf('pk', PK), buf('p', PK)],
+    returns: 'void',
+    fails: 'failed to add tweak to public key'
+  },
+  extension_tweak_ed25519_keypair_add: {
+    args: [out('pk', T), out('scalarOut', TS), buf('scalarIn', TS), buf('tweak', TS)],
+    returns: 'void',
+    fails: 'failed to add tweak to keypair'
+  },
+  extension_tweak_ed25519_sign_detached: {
+    args: [out('sig', fixed('crypto_sign_BYTES')), buf('m'), buf('scalar', TS), opt('pk', PK)],
+    returns: 'void',
+    fails: 'failed to compute signature'
+  }
+}

@@ -1,0 +1,157 @@
+'use strict'
+// Our own XChaCha20-Poly1305-IETF for short messages (src/crypto/xchacha20poly1305.c) against
+// libsodium's: sodium-native 5.1.0 and libsodium-wrappers-sumo run libsodium's code. Every message
+// length up to the cutoff + 64 (past it, libsodium's code runs behind ours) with every ad length
+// 0..40, both directions, combined and detached; tampering at every byte; in-place operation;
+// ad aliasing the output, where the order of reads and writes shows. test/c/xchacha20poly1305.c
+// checks the same code in C, including the portable (wasm32) paths, under ASan/UBSan and valgrind.
+const assert = require('assert')
+const fs = require('fs')
+const path = require('path')
+const SodiumNative = require('sodium-native')
+const wrappers = require('libsodium-wrappers-sumo')
+const { backends, toHex, random } = require('./helpers')
+
+const header = fs.readFileSync(path.join(__dirname, '..', 'src', 'crypto', 'xchacha20poly1305.h'), 'utf8')
+const CUTOFF = Number(/#define NAT_XCHACHA20POLY1305_SMALL_MAX (\d+)U/.exec(header)[1])
+const P = 'crypto_aead_xchacha20poly1305_ietf'
+const ABYTES = 16
+
+for (const { name: backend, sodium } of backends) {
+  describe(`aead-fast: xchacha20poly1305_ietf, our short-message code [${backend}]`, () => {
+    it(`cutoff read from the header (${CUTOFF} bytes)`, () => {
+      assert.ok(CUTOFF >= 64 && CUTOFF <= 4096)
+    })
+
+    it(`every message length 0..${CUTOFF + 64} x ad length 0..40: same bytes as sodium-native, both directions, combined and detached`, function () {
+      this.timeout(20000)
+      // inputs are windows at varying offsets into one random pool (fresh bytes per case, cheaply)
+      const pool = random(1 << 16)
+      const view = (at, n) => pool.subarray(at % (pool.length - n), at % (pool.length - n) + n)
+      const same = (a, b, where) => {
+        if (!Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b)) assert.strictEqual(toHex(a), toHex(b), where)
+      }
+      const c = new Uint8Array(CUTOFF + 64 + ABYTES)
+      const ref = Buffer.alloc(CUTOFF + 64 + ABYTES)
+      const back = new Uint8Array(CUTOFF + 64)
+      const mac = new Uint8Array(ABYTES)
+      let at = 0
+      for (let mlen = 0; mlen <= CUTOFF + 64; mlen++) {
+        for (let adlen = 0; adlen <= 40; adlen++) {
+          const where = `mlen ${mlen} adlen ${adlen}`
+          const k = view(at += 7919, 32)
+          const npub = view(at += 7919, 24)
+          const m = view(at += 7919, mlen)
+          const ad = adlen === 0 && mlen % 2 ? null : view(at += 7919, adlen)
+          const cm = c.subarray(0, mlen + ABYTES)
+          const refm = ref.subarray(0, mlen + ABYTES)
+
+          assert.strictEqual(sodium[`${P}_encrypt`](cm, m, ad, null, npub, k), mlen + ABYTES)
+          SodiumNative[`${P}_encrypt`](refm, m, ad, null, npub, k)
+          same(cm, refm, where)
+          const bm = back.subarray(0, mlen)
+          assert.strictEqual(sodium[`${P}_decrypt`](bm, null, refm, ad, npub, k), mlen)
+          same(bm, m, where)
+
+          const cd = c.subarray(0, mlen)
+          assert.strictEqual(sodium[`${P}_encrypt_detached`](cd, mac, m, ad, null, npub, k), ABYTES)
+          same(cd, refm.subarray(0, mlen), `${where} detached`)
+          same(mac, refm.subarray(mlen), `${where} detached tag`)
+          bm.fill(0)
+          assert.strictEqual(sodium[`${P}_decrypt_detached`](bm, null, refm.subarray(0, mlen), refm.subarray(mlen), ad, npub, k), undefined)
+          same(bm, m, `${where} detached`)
+        }
+      }
+    })
+
+    it('lengths around block and cutoff boundaries: same bytes as libsodium-wrappers-sumo', async () => {
+      await wrappers.ready
+      const lengths = [0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 191, 192, 193, 255, 256, 257,
+        CUTOFF - 1, CUTOFF, CUTOFF + 1, 1000]
+      for (const mlen of lengths) {
+        for (const adlen of [0, 1, 16, 17, 40, 300]) {
+          const [k, npub, m, ad] = [random(32), random(24), random(mlen), random(adlen)]
+          const c = new Uint8Array(mlen + ABYTES)
+          sodium[`${P}_encrypt`](c, m, ad, null, npub, k)
+          const ref = wrappers[`${P}_encrypt`](m, ad, null, npub, k)
+          assert.strictEqual(toHex(c), toHex(ref), `mlen ${mlen} adlen ${adlen}`)
+        }
+      }
+    })
+
+    for (const mlen of [0, 1, 16, 63, 64, 65, CUTOFF]) {
+      it(`tampering at every byte (c, tag, ad, npub, k), mlen ${mlen}: refused, m zeroed, combined and detached`, () => {
+        const [k, npub, m, ad] = [random(32), random(24), random(mlen), random(mlen % 3 === 0 ? 0 : 21)]
+        const c = new Uint8Array(mlen + ABYTES)
+        sodium[`${P}_encrypt`](c, m, ad, null, npub, k)
+        const out = new Uint8Array(mlen)
+        for (const buf of [c, ad, npub, k]) {
+          for (let i = 0; i < buf.length; i++) {
+            const bit = 1 << (i % 8)
+            buf[i] ^= bit
+            out.fill(0xaa)
+            assert.throws(() => sodium[`${P}_decrypt`](out, null, c, ad, npub, k), /^Error: could not verify data$/)
+            assert.ok(out.every((b) => b === 0), `byte ${i}: m must be zeroed`)
+            out.fill(0xaa)
+            assert.throws(() => sodium[`${P}_decrypt_detached`](out, null, c.subarray(0, mlen), c.subarray(mlen), ad, npub, k),
+              /^Error: could not verify data$/)
+            assert.ok(out.every((b) => b === 0), `byte ${i}: m must be zeroed (detached)`)
+            buf[i] ^= bit
+          }
+        }
+        // a dropped byte is refused too (the lengths are authenticated); intact decrypts again
+        if (mlen > 0) {
+          assert.throws(() => sodium[`${P}_decrypt`](out.subarray(1), null, c.subarray(1), ad, npub, k), /could not verify data/)
+        }
+        sodium[`${P}_decrypt`](out, null, c, ad, npub, k)
+        assert.strictEqual(toHex(out), toHex(m))
+      })
+    }
+
+    it('in place (c and m share their first byte): same as out of place, combined and detached', () => {
+      for (const mlen of [0, 1, 10, 64, 100, CUTOFF, CUTOFF + 1, CUTOFF + 64]) {
+        const [k, npub, m, ad] = [random(32), random(24), random(mlen), random(7)]
+        const ref = new Uint8Array(mlen + ABYTES)
+        SodiumNative[`${P}_encrypt`](ref, m, ad, null, npub, k)
+
+        const buf = new Uint8Array(mlen + ABYTES)
+        buf.set(m)
+        sodium[`${P}_encrypt`](buf, buf.subarray(0, mlen), ad, null, npub, k)
+        assert.strictEqual(toHex(buf), toHex(ref), `encrypt mlen ${mlen}`)
+        assert.strictEqual(sodium[`${P}_decrypt`](buf.subarray(0, mlen), null, buf, ad, npub, k), mlen)
+        assert.strictEqual(toHex(buf.subarray(0, mlen)), toHex(m), `decrypt mlen ${mlen}`)
+
+        const mac = new Uint8Array(ABYTES)
+        const cd = Uint8Array.from(m)
+        sodium[`${P}_encrypt_detached`](cd, mac, cd, ad, null, npub, k)
+        assert.strictEqual(toHex(cd) + toHex(mac), toHex(ref), `encrypt_detached mlen ${mlen}`)
+        sodium[`${P}_decrypt_detached`](cd, null, cd, mac, ad, npub, k)
+        assert.strictEqual(toHex(cd), toHex(m), `decrypt_detached mlen ${mlen}`)
+      }
+    })
+
+    it('ad inside the output buffer: ad is read before c is written, as in libsodium', () => {
+      for (const mlen of [0, 5, 40, 100, CUTOFF, CUTOFF + 1]) {
+        for (const [start, adlen] of [[0, 20], [3, 17], [mlen, 16], [Math.max(0, mlen - 8), 24]]) {
+          const [k, npub, m] = [random(32), random(24), random(mlen)]
+          const init = random(mlen + ABYTES)
+          const run = (lib) => {
+            const c = Uint8Array.from(init)
+            const ad = c.subarray(start, Math.min(start + adlen, c.length))
+            lib[`${P}_encrypt`](c, m, ad, null, npub, k)
+            return toHex(c)
+          }
+          assert.strictEqual(run(sodium), run(SodiumNative), `encrypt mlen ${mlen} ad at ${start}`)
+
+          const c = new Uint8Array(mlen + ABYTES)
+          const adBuf = random(mlen)
+          const ad = adBuf.subarray(0, Math.min(adlen, mlen))
+          SodiumNative[`${P}_encrypt`](c, m, ad, null, npub, k)
+          const out = Uint8Array.from(adBuf) // m's buffer holds ad: m is written only after the tag checks
+          assert.strictEqual(sodium[`${P}_decrypt`](out, null, c, out.subarray(0, ad.length), npub, k), mlen)
+          assert.strictEqual(toHex(out), toHex(m), `decrypt mlen ${mlen}`)
+        }
+      }
+    })
+  })
+}

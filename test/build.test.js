@@ -1,0 +1,71 @@
+'use strict'
+// The native build carries libsodium's runtime-dispatched fast paths (sodium-native once lost its
+// AVX2 code through a missing HAVE_AVX2INTRIN_H), and this CPU actually runs them.
+const assert = require('assert')
+const fs = require('fs')
+const path = require('path')
+const { execFileSync, spawnSync } = require('child_process')
+
+const root = path.join(__dirname, '..')
+const addon = path.join(root, 'build', 'Release', 'natrium.node')
+const features = path.join(root, 'deps', 'out', 'native', 'features.txt')
+const x64 = process.arch === 'x64' && process.platform === 'linux'
+
+function has (cmd) {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0
+}
+
+function cpuFlags () {
+  try {
+    const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('flags'))
+    return new Set(line.split(':')[1].trim().split(/\s+/))
+  } catch {
+    return new Set()
+  }
+}
+
+describe('native build', function () {
+  before(function () {
+    if (!x64 || !fs.existsSync(addon)) this.skip()
+  })
+
+  it('configure found every x86-64 SIMD header and the AVX assembly', () => {
+    const text = fs.readFileSync(features, 'utf8')
+    for (const def of ['HAVE_TMMINTRIN_H', 'HAVE_SMMINTRIN_H', 'HAVE_AVXINTRIN_H', 'HAVE_AVX2INTRIN_H',
+      'HAVE_AVX512FINTRIN_H', 'HAVE_WMMINTRIN_H', 'HAVE_AVX_ASM', 'HAVE_CPUID']) {
+      assert.match(text, new RegExp(`#define ${def} 1`), `${def} missing: that fast path would be compiled out`)
+    }
+  })
+
+  it('the addon contains the SSSE3/AVX2/AVX-512/AES-NI implementations', function () {
+    if (!has('nm')) this.skip()
+    const syms = execFileSync('nm', [addon], { encoding: 'utf8', maxBuffer: 64 << 20 })
+    for (const s of ['blake2b_compress_avx2', 'blake2b_compress_ssse3', 'argon2_fill_segment_avx2',
+      'argon2_fill_segment_avx512f', 'crypto_stream_chacha20_dolbeau_avx2_implementation',
+      'crypto_stream_salsa20_xmm6int_avx2_implementation', 'aegis128l_aesni_implementation',
+      'crypto_scalarmult_curve25519_sandy2x']) {
+      assert.match(syms, new RegExp(`\\b${s}\\b`), `${s} is not in the addon`)
+    }
+  })
+
+  it('at run time this CPU is dispatched to the AVX2 / AVX-512 code (gdb breakpoints)', function () {
+    const flags = cpuFlags()
+    const natrium = require(addon)
+    if (!has('gdb') || !flags.has('avx2') || typeof natrium.crypto_generichash !== 'function' ||
+        typeof natrium.crypto_pwhash !== 'function') this.skip()
+    this.timeout(120000)
+    const argon2 = flags.has('avx512f') ? 'argon2_fill_segment_avx512f' : 'argon2_fill_segment_avx2'
+    const script = `const s = require(${JSON.stringify(addon)});
+      s.crypto_generichash(new Uint8Array(32), new Uint8Array(1000));
+      s.crypto_pwhash(new Uint8Array(32), new Uint8Array(8), new Uint8Array(16), 1, 8192, s.crypto_pwhash_ALG_ARGON2ID13);`
+    // dprintf prints a line each time the function is entered and lets the program go on
+    const out = spawnSync('gdb', ['-batch', '-nx', '-ex', 'set breakpoint pending on',
+      '-ex', 'dprintf blake2b_compress_avx2,"HIT blake2b_compress_avx2\\n"',
+      '-ex', `dprintf ${argon2},"HIT ${argon2}\\n"`,
+      '-ex', 'run', '--args', process.execPath, '-e', script], { encoding: 'utf8', timeout: 110000 })
+    const text = out.stdout + out.stderr
+    // whole lines only: gdb also echoes each dprintf's format string when it sets it
+    assert.match(text, /^HIT blake2b_compress_avx2$/m, 'BLAKE2b did not run its AVX2 code')
+    assert.match(text, new RegExp(`^HIT ${argon2}$`, 'm'), `Argon2 did not run ${argon2}`)
+  })
+})

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# C-level checks of our own crypto code against libsodium (deps/out/native), outside Node:
+# each harness in test/c/ is built with the x86-64 SIMD / 128-bit paths and with the portable
+# (wasm32) paths, run plainly, under ASan + UBSan (clang), and once under valgrind.
+#   bash test/c/run.sh            # all of it
+#   NO_VALGRIND=1 bash test/c/run.sh
+# With a libsodium built for arm64 or wasm32 (deps/build.sh arm64|wasm32 leaves one under
+# ~/.cache/natrium/), the harnesses also run there, under qemu-aarch64 and Node's WASI:
+#   ARM64_SODIUM=<dir with lib/libsodium.a> WASM32_SODIUM=<dir> bash test/c/run.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+sodium=deps/out/native
+[ -f "$sodium/lib/libsodium.a" ] || bash deps/build.sh native
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+flags=(-std=c11 -Wall -Wextra -Werror -I"$sodium/include" -Isrc/crypto)
+for src in test/c/*.c; do
+  name=$(basename "$src" .c)
+  for variant in simd portable; do
+    extra=()
+    [ "$variant" = portable ] && extra=(-DNAT_XCHACHA20POLY1305_PORTABLE)
+    echo "== $name ($variant, gcc -O3)"
+    gcc -O3 "${flags[@]}" "${extra[@]}" "$src" "$sodium/lib/libsodium.a" -o "$out/$name-$variant"
+    "$out/$name-$variant"
+    echo "== $name ($variant, clang -fsanitize=address,undefined)"
+    clang -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
+      "${flags[@]}" "${extra[@]}" "$src" "$sodium/lib/libsodium.a" -o "$out/$name-$variant-san"
+    "$out/$name-$variant-san"
+  done
+  if [ -z "${NO_VALGRIND:-}" ]; then
+    echo "== $name (simd, valgrind)"
+    gcc -O2 -g "${flags[@]}" "$src" "$sodium/lib/libsodium.a" -o "$out/$name-vg"
+    valgrind -q --error-exitcode=1 "$out/$name-vg"
+  fi
+  if [ -n "${ARM64_SODIUM:-}" ]; then
+    echo "== $name (arm64, qemu-aarch64)"
+    aarch64-linux-gnu-gcc -O2 -static "${flags[@]/$sodium/$ARM64_SODIUM}" "$src" \
+      "$ARM64_SODIUM/lib/libsodium.a" -o "$out/$name-arm64"
+    qemu-aarch64 "$out/$name-arm64"
+  fi
+  if [ -n "${WASM32_SODIUM:-}" ]; then
+    echo "== $name (wasm32, node WASI)"
+    clang --target=wasm32-wasi -O2 -msimd128 "${flags[@]/$sodium/$WASM32_SODIUM}" "$src" \
+      "$WASM32_SODIUM/lib/libsodium.a" -o "$out/$name.wasm"
+    node --no-warnings -e "const { WASI } = require('node:wasi'); const fs = require('fs');
+      const wasi = new WASI({ version: 'preview1' });
+      WebAssembly.instantiate(fs.readFileSync(process.argv[1]), wasi.getImportObject())
+        .then(({ instance }) => process.exit(wasi.start(instance)))" "$out/$name.wasm"
+  fi
+done
