@@ -3,8 +3,8 @@
 // compiled against src/wasm.c instead of Node-API). This file exports the same binding object:
 // every function by its libsodium name, and every constant.
 //
-// One call: each argument is classified into a slot in linear memory (TypedArray, number, null,
-// undefined, detached, other); TypedArrays are copied into one reusable scratch area, where
+// One call: each argument is classified into a slot in linear memory (TypedArray or DataView,
+// number, null, undefined, detached, other); TypedArrays are copied into one reusable scratch area, where
 // arguments that share bytes of one ArrayBuffer become ONE copy of the union of their ranges, so
 // the C's overlap checks and in-place operations see what they see on native. The C does every
 // check and writes the result or the error into slots; buffers it marked as written (OUT, STATE)
@@ -89,13 +89,18 @@ const ARGS = wasm.nat_args_address() >>> 2 // u32 index of slot 0; a slot is 6 u
 const RESULT = wasm.nat_result_address() >>> 2
 const ERROR = wasm.nat_error_address() >>> 2
 
-// The brand checks and accessors of %TypedArray%, so that subclasses and look-alikes cannot lie.
+// The brand checks and accessors of %TypedArray% and DataView, so that subclasses and look-alikes
+// cannot lie.
 const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype)
 const getter = (name) => Object.getOwnPropertyDescriptor(TypedArrayPrototype, name).get
 const typedArrayTag = getter(Symbol.toStringTag) // undefined for anything but a TypedArray
 const typedArrayBuffer = getter('buffer')
 const typedArrayByteOffset = getter('byteOffset')
 const typedArrayByteLength = getter('byteLength')
+const dataViewGetter = (name) => Object.getOwnPropertyDescriptor(DataView.prototype, name).get
+const dataViewBuffer = dataViewGetter('buffer')
+const dataViewByteOffset = dataViewGetter('byteOffset')
+const dataViewByteLength = dataViewGetter('byteLength')
 
 // A detached buffer reads as length 0 and cannot be wrapped (Node 20 has no .detached).
 function isDetached (view) {
@@ -197,16 +202,31 @@ function invoke (index, argc) {
     else if (typeof v === 'number') {
       u32[s] = NUMBER
       f64[(s >>> 1) + 2] = v
-    } else if (typedArrayTag.call(v) === undefined) u32[s] = OTHER
-    else {
-      const length = typedArrayByteLength.call(v)
-      if (length === 0 && isDetached(v)) {
-        u32[s] = DETACHED
+    } else {
+      let buffer, start, length
+      if (typedArrayTag.call(v) !== undefined) {
+        length = typedArrayByteLength.call(v)
+        if (length === 0 && isDetached(v)) {
+          u32[s] = DETACHED
+          continue
+        }
+        buffer = typedArrayBuffer.call(v)
+        start = typedArrayByteOffset.call(v)
+      } else if (ArrayBuffer.isView(v)) { // a DataView: Node-API's napi_get_buffer_info takes them too
+        try {
+          length = dataViewByteLength.call(v)
+          start = dataViewByteOffset.call(v)
+        } catch { // DataView getters throw on a detached buffer
+          u32[s] = DETACHED
+          continue
+        }
+        buffer = dataViewBuffer.call(v)
+      } else {
+        u32[s] = OTHER
         continue
       }
       u32[s] = TYPEDARRAY
-      const start = typedArrayByteOffset.call(v)
-      const r = addRegion(v, typedArrayBuffer.call(v), start, start + length, ng, nt)
+      const r = addRegion(v, buffer, start, start + length, ng, nt)
       if (r === ng) ng++
       tSlot[nt] = s
       tOffset[nt] = start
