@@ -16,6 +16,8 @@ jobs=$(nproc 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 2)
 case "$(uname -s)" in MINGW*|MSYS*|CYGWIN*) windows=true ;; *) windows=false ;; esac
 
 configure_args=(--disable-shared --enable-static --disable-dependency-tracking)
+tools=()     # AR=... RANLIB=... for configure, when the host's own tools cannot read the objects
+toolchain='' # more of the toolchain's identity for the cache key (beyond the compiler version)
 case "$target" in
   native)
     if $windows; then
@@ -35,16 +37,32 @@ case "$target" in
     cflags="-O3 -fPIC -ffunction-sections -fdata-sections"
     configure_args+=(--with-pic --host=aarch64-linux-gnu) ;;
   wasm32)
-    cc=${CC:-clang --target=wasm32-wasi}
+    # $CC is the native compiler (node-gyp reads it too), so the wasm one has its own variable.
+    cc="${NATRIUM_WASM_CC:-clang} --target=wasm32-wasi"
+    # GNU ar writes no symbol index wasm-ld can read ("archive has no index"): use LLVM's tools.
+    ar=$(command -v llvm-ar || command -v llvm-ar-14) || { echo "deps/build: wasm32 needs llvm-ar (Debian: llvm)" >&2; exit 1; }
+    ranlib=$(command -v llvm-ranlib || command -v llvm-ranlib-14) || { echo "deps/build: wasm32 needs llvm-ranlib (Debian: llvm)" >&2; exit 1; }
+    tools=(AR="$ar" RANLIB="$ranlib")
+    # wasi-libc's headers are compiled in, and it is versioned apart from clang
+    libc=$($cc -print-file-name=libc.a)
+    toolchain="$ar $ranlib $( { [ -f "$libc" ] && sha256sum <"$libc"; } || echo "no libc.a")"
+    # -O2 without auto-vectorisation: fastest for small and large inputs (DESIGN.md). No -msimd128:
+    # libsodium 1.0.22's only SIMD128 code, Argon2's (blamka-round-wasm32.h), multiplies the wrong
+    # 32-bit lanes (u64x2_extmul_low takes lanes 0 and 1, BlaMka needs 0 and 2), so every
+    # crypto_pwhash_argon2* answer is wrong; the portable Argon2 is right. (Our own files keep it.)
     # configure still adds -fPIC; clang 14 then aborts on errno unless TLS is local-exec.
-    cflags="-O2 -msimd128 -fno-vectorize -fno-slp-vectorize -ftls-model=local-exec -ffile-prefix-map=\$(abs_top_srcdir)=libsodium"
+    # make expands $(abs_top_srcdir), so __FILE__ strings do not depend on where the clone is.
+    # configure skips its explicit_bzero test on WASI, so sodium_memzero() would fall back to a
+    # volatile byte loop (13% of a 10-byte xchacha20poly1305 encryption); wasi-libc has it.
+    cflags="-O2 -fno-vectorize -fno-slp-vectorize -ftls-model=local-exec -DHAVE_EXPLICIT_BZERO=1 -ffile-prefix-map=\$(abs_top_srcdir)=libsodium"
+    # ED25519_NONDETERMINISTIC stays undefined: signatures must be RFC 8032's, as on native.
     configure_args+=(--host=wasm32-wasi --disable-pie --disable-ssp --without-pthreads) ;;
   *) echo "deps/build: unknown target '$target' (native, arm64, wasm32)" >&2; exit 2 ;;
 esac
 
 if [ "$cc" = msbuild ]; then ccver=$(msbuild -version -nologo | tail -n1)
 else ccver=$($cc --version 2>/dev/null | head -n1 || echo unknown); fi
-key=$(printf '%s\n' "$LIBSODIUM_SHA256" "$target" "$cc" "$ccver" "$cflags" "${configure_args[*]}" \
+key=$(printf '%s\n' "$LIBSODIUM_SHA256" "$target" "$cc" "$ccver" "$cflags" "${configure_args[*]}" "$toolchain" \
         "${MACOSX_DEPLOYMENT_TARGET:-}" \
       | cat - "$here/build.sh" | sha256sum | cut -c1-16)
 prefix="$cache/libsodium-$LIBSODIUM_VERSION-$target-$key"
@@ -66,7 +84,7 @@ if [ ! -f "$prefix/.complete" ]; then
   else
     (
       cd "$work"
-      CC="$cc" CFLAGS="$cflags" "$src/configure" --prefix="$prefix" "${configure_args[@]}" >configure.log 2>&1 ||
+      CC="$cc" CFLAGS="$cflags" "$src/configure" --prefix="$prefix" "${configure_args[@]}" ${tools[@]+"${tools[@]}"} >configure.log 2>&1 ||
         { tail -n 40 configure.log >&2; exit 1; }
       make -j"$jobs" >make.log 2>&1 || { tail -n 60 make.log >&2; exit 1; }
       rm -rf "$prefix"

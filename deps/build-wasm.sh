@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Build lib/natrium.wasm: the same family files as the native addon, compiled with -DNAT_WASM
+# against src/wasm.c (which stands in for Node-API), linked with libsodium for wasm32-wasi.
+#   bash deps/build-wasm.sh            build, print size and SHA-256
+#   bash deps/build-wasm.sh --verify   also build a second time from scratch and compare the bytes
+# The build is reproducible: no timestamps, no paths (-ffile-prefix-map), no debug info or names.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(dirname "$here")
+cd "$root"
+verify=${1:-}
+jobs=$(nproc 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 2)
+
+bash deps/build.sh wasm32 # cached: copies the prebuilt libsodium.a into deps/out/wasm32
+sodium=deps/out/wasm32
+
+cc="${NATRIUM_WASM_CC:-clang} --target=wasm32-wasi"
+# libsodium's flags (deps/build.sh) plus SIMD128 (our own code has SIMD128 paths; every runtime we
+# target has it), then ours: warnings are errors, only the exports are visible.
+cflags=(-std=c11 -O2 -msimd128 -fno-vectorize -fno-slp-vectorize -ftls-model=local-exec
+        -fvisibility=hidden -Wall -Wextra -Werror -Wno-unused-parameter
+        -DNAT_WASM -DSODIUM_STATIC -I"$sodium/include" -Isrc -Isrc/crypto
+        -ffile-prefix-map="$root/=")
+# reactor: no main, the glue calls _initialize(); the stack first, so an overflow traps instead of
+# silently overwriting static data; 1 MiB of stack for libsodium's largest locals.
+ldflags=(-mexec-model=reactor -Wl,--stack-first -Wl,-z,stack-size=1048576 -Wl,--strip-all
+         -Wl,--export=malloc -Wl,--export=free)
+
+# The family files are the ones src/families.h registers (families.c references each table).
+families=$(sed -nE 's/^[[:space:]]*X\(([a-z0-9_]+)\).*/\1/p' src/families.h)
+sources=(src/wasm.c src/constants.c src/families.c)
+for f in $families; do sources+=("src/$f.c"); done
+for f in src/crypto/*.c; do [ -f "$f" ] && sources+=("$f"); done
+
+build() { # build <dir> <output>
+  local dir=$1 out=$2 pids=() failed=0
+  for src in "${sources[@]}"; do
+    local obj="$dir/$(echo "$src" | tr / _).o"
+    $cc "${cflags[@]}" -c "$src" -o "$obj" 2>"$obj.log" &
+    pids+=("$!")
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do sleep 0.05; done
+  done
+  local i=0
+  for pid in "${pids[@]}"; do
+    if ! wait "$pid"; then
+      local src=${sources[$i]}
+      echo "deps/build-wasm: $src does not compile for wasm32" >&2
+      grep -q 'napi_' "$dir/$(echo "$src" | tr / _).o.log" &&
+        echo "  (it uses napi_* outside an #ifndef NAT_WASM block: see src/nat.h)" >&2
+      sed 's/^/  /' "$dir/$(echo "$src" | tr / _).o.log" | head -n 20 >&2
+      failed=1
+    fi
+    i=$((i + 1))
+  done
+  [ "$failed" = 0 ] || return 1
+  local objs=()
+  for src in "${sources[@]}"; do objs+=("$dir/$(echo "$src" | tr / _).o"); done
+  $cc "${ldflags[@]}" "${objs[@]}" "$sodium/lib/libsodium.a" -o "$out"
+}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/natrium-wasm.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/a"
+build "$work/a" "$work/natrium.wasm"
+cp "$work/natrium.wasm" lib/natrium.wasm
+
+sha=$(sha256sum lib/natrium.wasm | cut -d' ' -f1)
+raw=$(wc -c <lib/natrium.wasm | tr -d ' ')
+gz=$(gzip -9 -n -c lib/natrium.wasm | wc -c | tr -d ' ')
+echo "deps/build-wasm: lib/natrium.wasm  $raw bytes ($gz gzipped)  sha256 $sha"
+
+if [ "$verify" = --verify ]; then
+  mkdir -p "$work/b"
+  build "$work/b" "$work/again.wasm"
+  if cmp -s lib/natrium.wasm "$work/again.wasm"; then
+    echo "deps/build-wasm: reproducible (a second clean build gave the same bytes)"
+  else
+    echo "deps/build-wasm: NOT reproducible: a second build gave sha256 $(sha256sum "$work/again.wasm" | cut -d' ' -f1)" >&2
+    exit 1
+  fi
+fi

@@ -1,0 +1,325 @@
+'use strict'
+// The WebAssembly backend: lib/natrium.wasm is the same C as the native addon (the family files
+// compiled against src/wasm.c instead of Node-API). This file exports the same binding object:
+// every function by its libsodium name, and every constant.
+//
+// One call: each argument is classified into a slot in linear memory (TypedArray or DataView,
+// number, null, undefined, detached, other); TypedArrays are copied into one reusable scratch area, where
+// arguments that share bytes of one ArrayBuffer become ONE copy of the union of their ranges, so
+// the C's overlap checks and in-place operations see what they see on native. The C does every
+// check and writes the result or the error into slots; buffers it marked as written (OUT, STATE)
+// are copied back, the scratch is wiped, then the result is returned or the error thrown.
+const fs = require('fs')
+const path = require('path')
+
+const webcrypto = globalThis.crypto && globalThis.crypto.getRandomValues ? globalThis.crypto : require('crypto').webcrypto
+
+const wasmModule = new WebAssembly.Module(fs.readFileSync(path.join(__dirname, '..', 'natrium.wasm')))
+
+// Slot layout and kinds: see src/wasm.c. A slot is 6 u32s: kind, output, data, len, number (f64).
+const UNDEFINED = 0
+const NULL = 1
+const NUMBER = 2
+const BOOL = 3
+const TYPEDARRAY = 4
+const DETACHED = 5
+const OTHER = 6
+const ERRORS = [null, TypeError, RangeError, Error]
+
+// WASI, as much as libsodium uses: random bytes, and stubs for stdio it never reaches in practice.
+const ERRNO_BADF = 8
+const ERRNO_NOSYS = 52
+const WASI = {
+  random_get (ptr, len) {
+    // getRandomValues takes at most 64 KiB per call
+    for (let i = 0; i < len; i += 65536) {
+      webcrypto.getRandomValues(new Uint8Array(memory.buffer, ptr + i, Math.min(65536, len - i)))
+    }
+    return 0
+  },
+  fd_write: () => ERRNO_BADF,
+  fd_seek: () => ERRNO_BADF,
+  fd_close: () => ERRNO_BADF,
+  poll_oneoff: () => ERRNO_NOSYS
+}
+
+const imports = {}
+for (const { module, name } of WebAssembly.Module.imports(wasmModule)) {
+  if (module !== 'wasi_snapshot_preview1' || !WASI[name]) throw new Error(`natrium.wasm imports ${module}.${name}, which the glue does not provide`)
+  imports[module] = imports[module] || {}
+  imports[module][name] = WASI[name]
+}
+
+let wasm, memory
+let u8, u32, f64
+let scratch = 0 // the reusable area arguments are copied to (malloc'd, grown on demand)
+let scratchSize = 0
+
+// A fresh instance: at load, and after a trap (libsodium's abort() on misuse, which would end a
+// native process) left the old one in an unknown state.
+function instantiate () {
+  const exports = new WebAssembly.Instance(wasmModule, imports).exports
+  memory = exports.memory // random_get, called by nat_init, writes to it
+  exports._initialize()
+  if (exports.nat_init() !== 0) throw new Error('natrium.wasm: sodium_init() failed')
+  wasm = exports
+  scratch = 0
+  scratchSize = 0
+  views()
+}
+
+// Views on linear memory, recreated whenever it has grown (growth detaches the old buffer, and
+// views on a detached buffer have length 0).
+function views () {
+  u8 = new Uint8Array(memory.buffer)
+  u32 = new Uint32Array(memory.buffer)
+  f64 = new Float64Array(memory.buffer)
+}
+
+instantiate()
+
+const utf8 = new TextDecoder()
+function cString (ptr) {
+  const end = u8.indexOf(0, ptr)
+  return utf8.decode(u8.subarray(ptr, end))
+}
+
+const MAX_ARGS = wasm.nat_max_args()
+const ARGS = wasm.nat_args_address() >>> 2 // u32 index of slot 0; a slot is 6 u32s
+const RESULT = wasm.nat_result_address() >>> 2
+const ERROR = wasm.nat_error_address() >>> 2
+
+// The brand checks and accessors of %TypedArray% and DataView, so that subclasses and look-alikes
+// cannot lie.
+const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype)
+const getter = (name) => Object.getOwnPropertyDescriptor(TypedArrayPrototype, name).get
+const typedArrayTag = getter(Symbol.toStringTag) // undefined for anything but a TypedArray
+const typedArrayBuffer = getter('buffer')
+const typedArrayByteOffset = getter('byteOffset')
+const typedArrayByteLength = getter('byteLength')
+const dataViewGetter = (name) => Object.getOwnPropertyDescriptor(DataView.prototype, name).get
+const dataViewBuffer = dataViewGetter('buffer')
+const dataViewByteOffset = dataViewGetter('byteOffset')
+const dataViewByteLength = dataViewGetter('byteLength')
+
+// A detached buffer reads as length 0 and cannot be wrapped (Node 20 has no .detached).
+function isDetached (view) {
+  try {
+    new Uint8Array(typedArrayBuffer.call(view)) // eslint-disable-line no-new
+    return false
+  } catch {
+    return true
+  }
+}
+
+// Per-call state, preallocated: the arguments, then the TypedArrays among them (t) and the
+// regions they are copied to (g: one per set of overlapping ranges of one ArrayBuffer).
+const argv = new Array(MAX_ARGS).fill(undefined)
+const tSlot = new Int32Array(MAX_ARGS)
+const tOffset = new Float64Array(MAX_ARGS)
+const tLength = new Float64Array(MAX_ARGS)
+const tRegion = new Int32Array(MAX_ARGS)
+const gBuffer = new Array(MAX_ARGS).fill(null) // null: merged into another region
+const gBytes = new Array(MAX_ARGS).fill(null) // the region's bytes as a Uint8Array, if at hand
+const gStart = new Float64Array(MAX_ARGS)
+const gEnd = new Float64Array(MAX_ARGS)
+const gPtr = new Float64Array(MAX_ARGS)
+const gOut = new Uint8Array(MAX_ARGS)
+
+// The scratch area grows by doubling; one larger than KEEP is freed after its call, so a single
+// huge call does not pin memory that libsodium's own allocations (pwhash) may need later.
+const KEEP = 16 << 20
+function reserve (size) {
+  if (size <= scratchSize) return
+  release()
+  scratchSize = Math.max(size, Math.min(scratchSize * 2, KEEP), 65536)
+  scratch = wasm.malloc(scratchSize)
+  if (scratch === 0 && scratchSize > size) scratch = wasm.malloc(scratchSize = size)
+  if (scratch === 0) {
+    scratchSize = 0
+    throw new RangeError('natrium.wasm: out of memory')
+  }
+  if (u8.length === 0) views()
+}
+
+function release () {
+  if (scratch !== 0) wasm.free(scratch)
+  scratch = 0
+  scratchSize = 0
+}
+
+// Views of the scratch area that outputs are copied back from, kept per region while the same
+// calls repeat (same place, same length), so a steady stream of calls allocates nothing. A view
+// of memory from before it grew reads as length 0, so it is replaced too.
+const outView = new Array(MAX_ARGS).fill(null)
+function copyOut (r, dst, ptr, n) {
+  if (n === 0) return
+  let view = outView[r]
+  if (view === null || view.length !== n || view.byteOffset !== ptr) {
+    view = outView[r] = u8.subarray(ptr, ptr + n)
+  }
+  dst.set(view)
+}
+
+// Add TypedArray v (bytes [start, end) of buffer) to the regions: a new one, or the union of v and
+// every region it overlaps. Returns the region's number.
+function addRegion (v, buffer, start, end, ng, nt) {
+  let region = -1
+  if (end > start) {
+    for (let r = 0; r < ng; r++) {
+      if (gBuffer[r] !== buffer || start >= gEnd[r] || gStart[r] >= end) continue
+      if (region === -1) {
+        region = r
+      } else { // v bridges two regions: fold r into region
+        if (gStart[r] < gStart[region]) gStart[region] = gStart[r]
+        if (gEnd[r] > gEnd[region]) gEnd[region] = gEnd[r]
+        gBuffer[r] = null
+        for (let t = 0; t < nt; t++) if (tRegion[t] === r) tRegion[t] = region
+      }
+      if (start < gStart[region]) gStart[region] = start
+      if (end > gEnd[region]) gEnd[region] = end
+      gBytes[region] = null // a union: a view of the range is made when it is copied
+    }
+  }
+  if (region !== -1) return region
+  gBuffer[ng] = buffer
+  gBytes[ng] = v instanceof Uint8Array ? v : null
+  gStart[ng] = start
+  gEnd[ng] = end
+  return ng
+}
+
+function invoke (index, argc) {
+  if (argc > MAX_ARGS) argc = MAX_ARGS
+  // 1. classify every argument into its slot; list the TypedArrays and group overlapping ones
+  let nt = 0
+  let ng = 0
+  for (let i = 0; i < argc; i++) {
+    const v = argv[i]
+    const s = ARGS + i * 6
+    if (v === null) u32[s] = NULL
+    else if (v === undefined) u32[s] = UNDEFINED
+    else if (typeof v === 'number') {
+      u32[s] = NUMBER
+      f64[(s >>> 1) + 2] = v
+    } else {
+      let buffer, start, length
+      if (typedArrayTag.call(v) !== undefined) {
+        length = typedArrayByteLength.call(v)
+        if (length === 0 && isDetached(v)) {
+          u32[s] = DETACHED
+          continue
+        }
+        buffer = typedArrayBuffer.call(v)
+        start = typedArrayByteOffset.call(v)
+      } else if (ArrayBuffer.isView(v)) { // a DataView: Node-API's napi_get_buffer_info takes them too
+        try {
+          length = dataViewByteLength.call(v)
+          start = dataViewByteOffset.call(v)
+        } catch { // DataView getters throw on a detached buffer
+          u32[s] = DETACHED
+          continue
+        }
+        buffer = dataViewBuffer.call(v)
+      } else {
+        u32[s] = OTHER
+        continue
+      }
+      u32[s] = TYPEDARRAY
+      const r = addRegion(v, buffer, start, start + length, ng, nt)
+      if (r === ng) ng++
+      tSlot[nt] = s
+      tOffset[nt] = start
+      tLength[nt] = length
+      tRegion[nt] = r
+      nt++
+    }
+  }
+
+  // 2. place the regions in the scratch area (16-byte aligned), point the slots at them, copy in
+  let size = 0
+  for (let r = 0; r < ng; r++) {
+    gOut[r] = 0
+    if (gBuffer[r] === null) continue
+    gPtr[r] = size
+    size += Math.ceil((gEnd[r] - gStart[r]) / 16) * 16
+  }
+  reserve(size || 16)
+  for (let r = 0; r < ng; r++) {
+    if (gBuffer[r] === null) continue
+    const n = gEnd[r] - gStart[r]
+    if (gBytes[r] === null) gBytes[r] = new Uint8Array(gBuffer[r], gStart[r], n)
+    gPtr[r] += scratch
+    u8.set(gBytes[r], gPtr[r])
+  }
+  for (let t = 0; t < nt; t++) {
+    const r = tRegion[t]
+    u32[tSlot[t] + 2] = gPtr[r] + (tOffset[t] - gStart[r])
+    u32[tSlot[t] + 3] = tLength[t]
+  }
+
+  // 3. call, then copy back what the C marked as written, whether it threw or not (a failed
+  // open must still zero its output); wipe the scratch so no key or message outlives the call
+  let failed
+  try {
+    failed = wasm.nat_call(index, argc)
+  } catch (err) {
+    trapped(index, argc, ng, err)
+  }
+  if (u8.length === 0) views()
+  for (let t = 0; t < nt; t++) if (u32[tSlot[t] + 1] !== 0) gOut[tRegion[t]] = 1
+  for (let r = 0; r < ng; r++) {
+    if (gOut[r] !== 0 && gBuffer[r] !== null) copyOut(r, gBytes[r], gPtr[r], gEnd[r] - gStart[r])
+    gBuffer[r] = null
+    gBytes[r] = null
+  }
+  u8.fill(0, scratch, scratch + size)
+  if (scratchSize > KEEP) release()
+  for (let i = 0; i < argc; i++) argv[i] = undefined
+
+  if (failed !== 0) {
+    const Type = ERRORS[u32[ERROR]] || Error
+    throw new Type(cString((ERROR + 1) << 2))
+  }
+  const kind = u32[RESULT]
+  if (kind === NUMBER) return f64[(RESULT >>> 1) + 2]
+  if (kind === BOOL) return f64[(RESULT >>> 1) + 2] !== 0
+  return undefined
+}
+
+// A trap inside the C (libsodium's abort(), out of stack): drop the references this call holds,
+// start a new instance, and report it as an Error.
+function trapped (index, argc, ng, err) {
+  for (let i = 0; i < argc; i++) argv[i] = undefined
+  for (let r = 0; r < ng; r++) { gBuffer[r] = null; gBytes[r] = null }
+  outView.fill(null)
+  instantiate()
+  throw new Error(`natrium.wasm: ${names[index]} trapped (${err && err.message}); the module was restarted`)
+}
+
+// One wrapper per function, made once: up to MAX_ARGS (10) positional arguments, no rest array.
+function wrap (index, name) {
+  const fn = function (a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) {
+    argv[0] = a0; argv[1] = a1; argv[2] = a2; argv[3] = a3; argv[4] = a4
+    argv[5] = a5; argv[6] = a6; argv[7] = a7; argv[8] = a8; argv[9] = a9
+    return invoke(index, arguments.length)
+  }
+  Object.defineProperty(fn, 'name', { value: name })
+  return fn
+}
+
+if (MAX_ARGS !== 10) throw new Error('natrium.wasm: the glue passes 10 arguments, the module expects ' + MAX_ARGS)
+
+const binding = {}
+const names = []
+for (let i = 0, n = wasm.nat_function_count(); i < n; i++) {
+  names.push(cString(wasm.nat_function_name(i)))
+  binding[names[i]] = wrap(i, names[i])
+}
+for (let i = 0, n = wasm.nat_constant_count(); i < n; i++) {
+  const name = cString(wasm.nat_constant_name(i))
+  const string = wasm.nat_constant_string(i)
+  binding[name] = string !== 0 ? cString(string) : wasm.nat_constant_number(i)
+}
+
+module.exports = binding

@@ -1,0 +1,277 @@
+/* The wasm side of the helpers in nat.h: what src/util.c does with Node-API, done on slots that
+ * the JS glue (lib/backends/wasm.js) fills before each call and reads after it.
+ *
+ * The glue and this file share one layout, fixed here and checked at compile time:
+ *   slot   (24 bytes)  u32 kind, u32 output, u32 data, u32 len, f64 number
+ *   args   NAT_MAX_ARGS slots, argument i in args[i]; the glue fills the first argc of them
+ *   result one slot: kind (NAT_UNDEFINED, NAT_BOOL or NAT_NUMBER) and number
+ *   error  u32 kind (NAT_TYPE_ERROR, ...), then the message, NUL-terminated
+ * nat_call(i, argc) runs function #i of the flattened family tables and answers 0 (result set)
+ * or 1 (error set). Buffers are copies in linear memory; nat_get_buf sets `output` on each slot
+ * the function may write (OUT, STATE), and the glue copies back exactly those. */
+#include <stdlib.h>
+
+#include "constants.h"
+#include "families.h"
+#include "nat.h"
+
+#define NAT_EXPORT(name) __attribute__((export_name(#name)))
+
+/* Arguments a function may read; nat_get_args refuses more, so a test finds any such function. */
+#define NAT_MAX_ARGS 10
+#define NAT_MESSAGE_MAX 256 /* as util.c's snprintf buffer: messages keep at most 255 bytes */
+
+/* Slot kinds. The glue writes the argument kinds; this file writes the result kinds. */
+enum {
+  NAT_UNDEFINED = 0,
+  NAT_NULL = 1,
+  NAT_NUMBER = 2,
+  NAT_BOOL = 3,
+  NAT_TYPEDARRAY = 4,
+  NAT_DETACHED = 5, /* a TypedArray whose ArrayBuffer is detached */
+  NAT_OTHER = 6     /* anything else: strings, objects, booleans as arguments, BigInts */
+};
+
+enum { NAT_NO_ERROR = 0, NAT_TYPE_ERROR = 1, NAT_RANGE_ERROR = 2, NAT_ERROR = 3 };
+
+struct nat_slot {
+  uint32_t kind;
+  uint32_t output;
+  unsigned char *data;
+  uint32_t len;
+  double number;
+};
+
+_Static_assert(sizeof(struct nat_slot) == 24 && offsetof(struct nat_slot, output) == 4 &&
+                 offsetof(struct nat_slot, data) == 8 && offsetof(struct nat_slot, len) == 12 &&
+                 offsetof(struct nat_slot, number) == 16,
+               "lib/backends/wasm.js reads this layout");
+
+struct nat_wasm_call {
+  size_t argc;
+};
+
+static struct nat_slot nat_args[NAT_MAX_ARGS];
+static struct nat_slot nat_result;
+static struct {
+  uint32_t kind;
+  char message[NAT_MESSAGE_MAX];
+} nat_error;
+
+static napi_callback *nat_functions;
+static const char **nat_function_names;
+static size_t nat_function_total;
+
+/* message = a then b, cut at NAT_MESSAGE_MAX - 1 bytes (as snprintf cuts util.c's messages) */
+static void nat_set_error(uint32_t kind, const char *a, const char *b) {
+  size_t n = 0;
+  for (; *a != '\0' && n < NAT_MESSAGE_MAX - 1; a++) nat_error.message[n++] = *a;
+  for (; *b != '\0' && n < NAT_MESSAGE_MAX - 1; b++) nat_error.message[n++] = *b;
+  nat_error.message[n] = '\0';
+  nat_error.kind = kind;
+}
+
+/* "<name> <what>", as util.c's "%s %s" */
+static napi_value nat_throw(uint32_t kind, const char *name, const char *what) {
+  char text[NAT_MESSAGE_MAX];
+  size_t n = strlen(name);
+  if (n > sizeof text - 2) n = sizeof text - 2;
+  memcpy(text, name, n);
+  text[n] = ' ';
+  text[n + 1] = '\0';
+  nat_set_error(kind, text, what);
+  return NULL;
+}
+
+napi_value nat_throw_type(napi_env env, const char *name, const char *what) {
+  (void) env;
+  return nat_throw(NAT_TYPE_ERROR, name, what);
+}
+
+napi_value nat_throw_range(napi_env env, const char *name, const char *what) {
+  (void) env;
+  return nat_throw(NAT_RANGE_ERROR, name, what);
+}
+
+napi_value nat_throw_error(napi_env env, const char *message) {
+  (void) env;
+  nat_set_error(NAT_ERROR, message, "");
+  return NULL;
+}
+
+napi_value nat_throw_failed(napi_env env, const char *binding_name) {
+  (void) env;
+  /* binding functions are named nat_<libsodium name> */
+  if (strncmp(binding_name, "nat_", 4) == 0) binding_name += 4;
+  return nat_throw(NAT_ERROR, binding_name, "failed");
+}
+
+bool nat_get_args(napi_env env, napi_callback_info info, napi_value *argv, size_t n) {
+  if (n > NAT_MAX_ARGS) {
+    nat_throw_error(env, "natrium: the wasm glue passes at most NAT_MAX_ARGS arguments");
+    return false;
+  }
+  for (size_t i = 0; i < n; i++) {
+    /* as napi_get_cb_info: arguments the caller did not pass read as undefined */
+    if (i >= info->argc) nat_args[i].kind = NAT_UNDEFINED;
+    argv[i] = &nat_args[i];
+  }
+  return true;
+}
+
+bool nat_is_null(napi_env env, napi_value value) {
+  (void) env;
+  return value->kind == NAT_NULL;
+}
+
+bool nat_get_buf(napi_env env, napi_value value, const char *name, bool optional, bool output,
+                 unsigned char **data, size_t *len) {
+  switch (value->kind) {
+    case NAT_TYPEDARRAY:
+      if (output) value->output = 1;
+      *data = value->data;
+      *len = value->len;
+      return true;
+    case NAT_DETACHED:
+      nat_throw_type(env, name, "is detached");
+      return false;
+    case NAT_NULL:
+    case NAT_UNDEFINED:
+      if (optional) {
+        *data = NULL;
+        *len = 0;
+        return true;
+      }
+      break;
+    default:
+      break;
+  }
+  nat_throw_type(env, name, optional ? "must be a TypedArray or null" : "must be a TypedArray");
+  return false;
+}
+
+/* Decimal digits of x at the end of buf (which must hold 21 bytes); returns the first digit. */
+static char *nat_u64_text(char *buf, uint64_t x) {
+  char *p = buf + 20;
+  *p = '\0';
+  do {
+    *--p = (char) ('0' + x % 10);
+    x /= 10;
+  } while (x != 0);
+  return p;
+}
+
+bool nat_get_u64(napi_env env, napi_value value, const char *name, uint64_t lo, uint64_t hi,
+                 uint64_t *out) {
+  if (value->kind != NAT_NUMBER) {
+    nat_throw_type(env, name, "must be a number");
+    return false;
+  }
+  double d = value->number;
+  /* the test of util.c: 2^64 is the first double past the uint64_t range (and wasm traps on an
+   * out-of-range conversion, so the range test must come first, as it does) */
+  if (!(d >= (double) lo && d <= (double) hi && d < 18446744073709551616.0) || d != (double) (uint64_t) d) {
+    char what[NAT_MESSAGE_MAX], lo_text[21], hi_text[21];
+    const char *parts[] = {"must be an integer between ", nat_u64_text(lo_text, lo), " and ",
+                           nat_u64_text(hi_text, hi)};
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+      size_t k = strlen(parts[i]);
+      memcpy(what + n, parts[i], k); /* at most 27 + 20 + 5 + 20 bytes */
+      n += k;
+    }
+    what[n] = '\0';
+    nat_throw_range(env, name, what);
+    return false;
+  }
+  *out = (uint64_t) d;
+  return true;
+}
+
+bool nat_overlap(const unsigned char *a, size_t a_len, const unsigned char *b, size_t b_len) {
+  if (a_len == 0 || b_len == 0) return false;
+  uintptr_t a0 = (uintptr_t) a, b0 = (uintptr_t) b;
+  return a0 < b0 + b_len && b0 < a0 + a_len;
+}
+
+static napi_value nat_set_result(uint32_t kind, double number) {
+  nat_result.kind = kind;
+  nat_result.number = number;
+  return &nat_result; /* any non-NULL value means "returned" */
+}
+
+napi_value nat_undefined(napi_env env) {
+  (void) env;
+  return nat_set_result(NAT_UNDEFINED, 0);
+}
+
+napi_value nat_bool(napi_env env, bool value) {
+  (void) env;
+  return nat_set_result(NAT_BOOL, value ? 1 : 0);
+}
+
+napi_value nat_number(napi_env env, double value) {
+  (void) env;
+  return nat_set_result(NAT_NUMBER, value);
+}
+
+/* Exports for the glue. */
+
+/* After the reactor's _initialize(): sodium_init() and the flat function table. 0 on success. */
+NAT_EXPORT(nat_init) int nat_init(void) {
+  if (sodium_init() < 0) return -1;
+  size_t total = 0;
+  for (size_t f = 0; f < nat_families_count; f++) total += nat_families[f]->count;
+  nat_functions = malloc(total * sizeof *nat_functions);
+  nat_function_names = malloc(total * sizeof *nat_function_names);
+  if (nat_functions == NULL || nat_function_names == NULL) return -1;
+  for (size_t f = 0; f < nat_families_count; f++) {
+    for (size_t i = 0; i < nat_families[f]->count; i++, nat_function_total++) {
+      nat_functions[nat_function_total] = nat_families[f]->fns[i].method;
+      nat_function_names[nat_function_total] = nat_families[f]->fns[i].utf8name;
+    }
+  }
+  return 0;
+}
+
+NAT_EXPORT(nat_function_count) size_t nat_function_count(void) { return nat_function_total; }
+
+NAT_EXPORT(nat_function_name) const char *nat_function_name(size_t i) {
+  return i < nat_function_total ? nat_function_names[i] : NULL;
+}
+
+NAT_EXPORT(nat_constant_count) size_t nat_constant_count(void) { return nat_constants_count; }
+
+NAT_EXPORT(nat_constant_name) const char *nat_constant_name(size_t i) {
+  return i < nat_constants_count ? nat_constants[i].name : NULL;
+}
+
+/* NULL for a number constant */
+NAT_EXPORT(nat_constant_string) const char *nat_constant_string(size_t i) {
+  return i < nat_constants_count ? nat_constants[i].string : NULL;
+}
+
+/* as init.c (and sodium-native): values past 2^53 - 1 read as Number.MAX_SAFE_INTEGER */
+NAT_EXPORT(nat_constant_number) double nat_constant_number(size_t i) {
+  if (i >= nat_constants_count) return 0;
+  unsigned long long n = nat_constants[i].number;
+  return (double) (n > 9007199254740991ULL ? 9007199254740991ULL : n);
+}
+
+NAT_EXPORT(nat_args_address) struct nat_slot *nat_args_address(void) { return nat_args; }
+NAT_EXPORT(nat_result_address) struct nat_slot *nat_result_address(void) { return &nat_result; }
+NAT_EXPORT(nat_error_address) void *nat_error_address(void) { return &nat_error; }
+NAT_EXPORT(nat_max_args) size_t nat_max_args(void) { return NAT_MAX_ARGS; }
+
+NAT_EXPORT(nat_call) int nat_call(size_t index, size_t argc) {
+  struct nat_wasm_call call = {argc < NAT_MAX_ARGS ? argc : NAT_MAX_ARGS};
+  for (size_t i = 0; i < NAT_MAX_ARGS; i++) nat_args[i].output = 0;
+  nat_error.kind = NAT_NO_ERROR;
+  if (index >= nat_function_total) {
+    nat_throw_error(NULL, "natrium: no such function");
+    return 1;
+  }
+  if (nat_functions[index](NULL, &call) != NULL) return 0;
+  if (nat_error.kind == NAT_NO_ERROR) nat_throw_error(NULL, "natrium: function returned no value");
+  return 1;
+}
