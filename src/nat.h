@@ -74,6 +74,7 @@ bool nat_get_args(napi_env env, napi_callback_info info, napi_value *argv, size_
 bool nat_get_buf(napi_env env, napi_value value, const char *name, bool optional, bool output,
                  unsigned char **data, size_t *len);
 bool nat_is_null(napi_env env, napi_value value);
+bool nat_is_undefined(napi_env env, napi_value value);
 bool nat_get_u64(napi_env env, napi_value value, const char *name, uint64_t lo, uint64_t hi,
                  uint64_t *out);
 bool nat_overlap(const unsigned char *a, size_t a_len, const unsigned char *b, size_t b_len);

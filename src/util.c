@@ -59,6 +59,11 @@ bool nat_is_null(napi_env env, napi_value value) {
   return napi_typeof(env, value, &t) == napi_ok && t == napi_null;
 }
 
+bool nat_is_undefined(napi_env env, napi_value value) {
+  napi_valuetype t;
+  return napi_typeof(env, value, &t) == napi_ok && t == napi_undefined;
+}
+
 bool nat_get_buf(napi_env env, napi_value value, const char *name, bool optional, bool output,
                  unsigned char **data, size_t *len) {
   (void) output; /* only the wasm glue needs to know what to copy back */

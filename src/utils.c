@@ -75,14 +75,9 @@ static napi_value nat_sodium_sub(napi_env env, napi_callback_info info) {
   return nat_undefined(env);
 }
 
-/* sodium-native lets sodium_is_zero's length be left out (undefined); null means the same here.
- * nat.h has no optional number yet, hence this check. */
+/* sodium-native lets sodium_is_zero's length be left out (undefined); null means the same here. */
 static bool nat_omitted(napi_env env, napi_value value) {
-#ifndef NAT_WASM
-  napi_valuetype type;
-  if (napi_typeof(env, value, &type) == napi_ok && type == napi_undefined) return true;
-#endif
-  return nat_is_null(env, value);
+  return nat_is_undefined(env, value) || nat_is_null(env, value);
 }
 
 static napi_value nat_sodium_is_zero(napi_env env, napi_callback_info info) {

@@ -124,6 +124,11 @@ bool nat_is_null(napi_env env, napi_value value) {
   return value->kind == NAT_NULL;
 }
 
+bool nat_is_undefined(napi_env env, napi_value value) {
+  (void) env;
+  return value->kind == NAT_UNDEFINED;
+}
+
 bool nat_get_buf(napi_env env, napi_value value, const char *name, bool optional, bool output,
                  unsigned char **data, size_t *len) {
   switch (value->kind) {
