@@ -102,7 +102,7 @@ function metaFor (opts, settings) {
     filter: opts.filter,
     only: opts.only,
     settings,
-    heavySettings: opts.quick ? settings : SETTINGS.heavy,
+    heavySamples: opts.quick ? 2 : '5 (calls < 1 s), 4 (< 3 s), 3 (< 10 s), 2 (< 30 s), 1',
     versions: {}
   }
 }
@@ -191,7 +191,7 @@ async function main () {
     for (const c of kase.contenders) {
       progress.status(`${nameOf(kase)}: ${c.name}`)
       const started = Date.now()
-      const r = await evaluate(c, kase, kase.heavy && !opts.quick ? SETTINGS.heavy : settings)
+      const r = await evaluate(c, kase, settings, opts.quick)
       if (!c.skip) progress.row(kase, (Date.now() - started) / 1000)
       kase.results.push({
         contender: c.name,
@@ -242,18 +242,26 @@ async function runCeiling (cases, opts, meta) {
     return
   }
   meta.versions['C ceiling'] = `libsodium ${meta.libsodium}, ${process.env.CC || 'cc'} -O2`
-  const seconds = opts.quick ? 0.08 : 0.75
+  const seconds = opts.quick ? 0.05 : 0.3
   const jobs = withC.map((kase, i) => ({ kase, id: `c${i}` }))
   console.error(`  C ceiling: built, timing ${jobs.length} cases (${seconds} s each)…`)
-  await ceiling.run(built.exe, jobs, { seconds, minSamples: opts.quick ? 3 : 10 }, (kase, r) => {
+  let done = 0
+  const status = (kase) => {
+    if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K  C ceiling: ${done}/${jobs.length}${kase ? ` ${nameOf(kase)}` : ''}`)
+  }
+  status(jobs[0] && jobs[0].kase)
+  await ceiling.run(built.exe, jobs, { seconds, minSamples: opts.quick ? 3 : SETTINGS.full.minSamples }, (kase, r) => {
+    done++
+    status(jobs[done] && jobs[done].kase)
     const row = { contender: 'C ceiling', lib: 'c', pkg: null, variant: null, version: meta.versions['C ceiling'] }
     if (r.error) Object.assign(row, { status: 'skip', note: `C ceiling: ${r.error}` })
     else if (r.check) Object.assign(row, { status: 'wrong', note: `WRONG ANSWER: ${r.check}` })
     else if (r.digest && kase.expect && r.digest !== ceiling.digest(kase.expect(), ref)) {
       Object.assign(row, { status: 'wrong', note: `WRONG ANSWER: output differs from the reference (${kase.ref})` })
-    } else Object.assign(row, { status: 'ok', hz: r.hz, rme: r.rme, samples: r.samples })
+    } else Object.assign(row, { status: 'ok', hz: r.hz, rme: r.rme < 0 ? null : r.rme, samples: r.samples })
     kase.results.push(row)
   })
+  if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K')
   console.error(`  C ceiling: done in ${report.fmtDuration((Date.now() - started) / 1000)}`)
 }
 

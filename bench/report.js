@@ -41,7 +41,8 @@ function headerLines (meta) {
     `${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB) · ${m.os} · Node ${m.node} (V8 ${m.v8}, OpenSSL ${m.openssl}) · ${m.date}`,
     `natrium ${m.natrium.version}${m.natrium.commit ? ` @ ${m.natrium.commit}` : ''} on libsodium ${m.libsodium} · ` +
       `${m.mode === 'quick' ? 'quick smoke run (short timings, fewer sizes: not for quoting)' : 'full run'} · ` +
-      `Benchmark.js ${m.benchmarkjs}, ≥ ${m.settings.minSamples} samples and ${m.settings.maxTime} s per row` +
+      `Benchmark.js ${m.benchmarkjs}: ≥ ${m.settings.minSamples} samples of ≥ ${m.settings.minTime} s, then ${m.settings.maxTime} s more` +
+      (m.mode === 'quick' ? '' : ' (password hashing: 1 to 5 samples of one call)') +
       (m.duration ? ` · took ${fmtDuration(m.duration)}` : '') +
       (m.filter ? ` · --filter ${m.filter}` : '') + (m.only ? ` · --only ${m.only}` : '')
   ]
@@ -71,7 +72,7 @@ function tableFor (op, cases) {
     const ceiling = c.results.find((r) => r.lib === 'c' && ok(r))
     timed.forEach((r, i) => {
       const name = isNatrium(r) ? `**${r.contender}**` : r.contender
-      const rme = `${r.rme.toFixed(1)} %${r.rme > RME_FLAG ? ' ⚠' : ''}`
+      const rme = r.rme === null ? 'one call ⚠' : `${r.rme.toFixed(1)} %${r.rme > RME_FLAG ? ' ⚠' : ''}`
       const cells = [
         name,
         fmtHz(r.hz),
@@ -140,6 +141,9 @@ const orderOf = new Map(COLOURS.map(([n], i) => [n, i]))
 
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
+// "N=2^16" with a raised exponent
+const labelSvg = (label) => esc(label).replace(/\^(\d+)/g, '<tspan dy="-4" font-size="8">$1</tspan><tspan dy="4"></tspan>')
+
 function tick (v) {
   if (v >= 1e6) return `${v / 1e6}M`
   if (v >= 1e3) return `${v / 1e3}k`
@@ -184,9 +188,9 @@ function panel (op, cases, x0, y0, w, h) {
       }
       const by = y(r.hz)
       out.push(`<rect x="${bx}" y="${by.toFixed(1)}" width="${(bw - 1).toFixed(1)}" height="${(top + ph - by).toFixed(1)}" fill="${colourOf.get(legendName(r)) || '#999'}">` +
-        `<title>${esc(label)}: ${fmtHz(r.hz)} ops/s ± ${r.rme.toFixed(1)} %</title></rect>`)
+        `<title>${esc(label)}: ${fmtHz(r.hz)} ops/s ${r.rme === null ? '(one call)' : `± ${r.rme.toFixed(1)} %`}</title></rect>`)
     })
-    if (c.label) out.push(`<text x="${(left + gi * gw + gw / 2).toFixed(1)}" y="${top + ph + 15}" class="tick" text-anchor="middle">${esc(c.label)}</text>`)
+    if (c.label) out.push(`<text x="${(left + gi * gw + gw / 2).toFixed(1)}" y="${top + ph + 15}" class="tick" text-anchor="middle">${labelSvg(c.label)}</text>`)
   })
   out.push(`<line x1="${left}" x2="${left + pw}" y1="${top + ph}" y2="${top + ph}" class="axis"/>`)
   out.push('</g>')

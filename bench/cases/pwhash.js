@@ -1,6 +1,7 @@
 'use strict'
 // Password hashing: scrypt at N = 2^12 ... 2^20 (r = 8, p = 1) and Argon2id at t = 2, m = 19 MiB
 // (OWASP's first choice) and t = 3, m = 64 MiB (libsodium's MODERATE), p = 1, 32-byte output.
+// No "(alloc)" rows: a 32-byte allocation is noise next to milliseconds of hashing.
 const ref = require('./ref')
 const { TAG, fill } = require('../inputs')
 
@@ -29,7 +30,7 @@ function scryptCase (b, log2N) {
     ref: 'node:crypto',
     expect: () => (expected = expected || ref.scrypt(pw, salt, N, R, P, 32)),
     contenders: [
-      ...b.raw('crypto_pwhash_scryptsalsa208sha256_ll', { outs: [32], call: (f, out) => f(out, pw, salt, N, R, P), sodiumNative: false }),
+      ...b.raw('crypto_pwhash_scryptsalsa208sha256_ll', { outs: [32], call: (f, out) => f(out, pw, salt, N, R, P), sodiumNative: false, alloc: false }),
       ...b.sodiumNative((sn) => {
         const [ops, mem] = scryptLimits(N, sn.crypto_pwhash_scryptsalsa208sha256_MEMLIMIT_MIN)
         const out = new Uint8Array(32)
@@ -60,7 +61,7 @@ function argon2Case (b, t, mib) {
     ref: 'libsodium-wrappers-sumo',
     expect: () => (expected = expected || ref.lsw().crypto_pwhash(32, pw, salt, t, mem, ARGON2ID13)),
     contenders: [
-      ...b.raw('crypto_pwhash', { outs: [32], call: (f, out) => f(out, pw, salt, t, mem, ARGON2ID13) }),
+      ...b.raw('crypto_pwhash', { outs: [32], call: (f, out) => f(out, pw, salt, t, mem, ARGON2ID13), alloc: false }),
       ...(typeof require('crypto').argon2Sync === 'function'
         ? b.node((c) => () => c.argon2Sync('argon2id', { message: pw, nonce: salt, parallelism: 1, tagLength: 32, memory: kib, passes: t }))
         : b.none('node', 'node:crypto', `node:crypto has Argon2 from Node 24.7 (this is ${process.version})`)),
