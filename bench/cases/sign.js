@@ -26,6 +26,7 @@ module.exports = function signCases (b, { sizes }) {
     op: 'ed25519 keypair',
     ceiling: { op: 'ed25519_keypair' },
     validate: validKeyPair,
+    notes: ['node:crypto returns KeyObjects (generateKeyPairSync): its row does not export raw bytes.'],
     contenders: [
       ...b.raw('crypto_sign_keypair', {
         outs: [32, 64],
@@ -60,6 +61,7 @@ module.exports = function signCases (b, { sizes }) {
       ceiling: { op: 'ed25519_sign', args: [size] },
       ref: 'node:crypto',
       expect: () => sig,
+      notes: ['@noble/curves signs with the 32-byte secret key and derives the key pair on every call: that is its API.'],
       contenders: [
         ...b.raw('crypto_sign_detached', { outs: [64], call: (f, s) => f(s, m, sk) }),
         ...b.node((c) => { const key = ref.ed25519.privateKey(seed); return () => c.sign(null, m, key) }),
