@@ -1,7 +1,7 @@
 'use strict'
-// Builds bench/ceiling.c against the addon's libsodium (deps/out/native) and runs it on the
-// selected cases. Its rows join the tables as "C ceiling"; its outputs are checked like any
-// contender's (a digest of the output against the reference answer).
+// Builds bench/ceiling.c against the addon's libsodium (deps/out/native) and runs it. Its rows
+// join the tables as "C ceiling"; its outputs are checked like any contender's (a digest of the
+// output against the reference answer).
 const { spawn, spawnSync } = require('child_process')
 const fs = require('fs')
 const path = require('path')
@@ -34,32 +34,44 @@ function digest (expected, ref) {
   return Buffer.from(ref.lsw().crypto_generichash(32, bytes)).toString('hex')
 }
 
-// cases: [{ kase, id }]; onResult(kase, result) for each, as the C program prints it.
-function run (exePath, cases, { seconds, minSamples }, onResult) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(exePath, [String(seconds), String(minSamples)], { stdio: ['pipe', 'pipe', 'inherit'] })
-    const byId = new Map(cases.map((c) => [c.id, c.kase]))
-    let buffered = ''
-    child.stdout.setEncoding('utf8')
-    child.stdout.on('data', (chunk) => {
-      buffered += chunk
-      let nl
-      while ((nl = buffered.indexOf('\n')) >= 0) {
-        const line = buffered.slice(0, nl)
-        buffered = buffered.slice(nl + 1)
-        if (!line.trim()) continue
-        const r = JSON.parse(line)
-        onResult(byId.get(r.id), r)
-      }
-    })
-    child.on('error', reject)
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ceiling exited with ${code}`))))
-    for (const { kase, id } of cases) {
-      const args = kase.ceiling.args || []
-      child.stdin.write(`${id} ${kase.ceiling.op} ${args.join(' ')}\n`)
+// A running ceiling program: measure(kase) sends one case and resolves with its JSON answer, so
+// each case's C row is timed right before its JavaScript rows (on a busy machine, rows timed
+// minutes apart are not comparable).
+function start (exePath, { seconds, minSamples }) {
+  const child = spawn(exePath, [String(seconds), String(minSamples)], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const waiting = []
+  let buffered = ''
+  let failure = null
+  const fail = (err) => {
+    failure = err
+    while (waiting.length) waiting.shift().reject(err)
+  }
+  child.stdout.setEncoding('utf8')
+  child.stdout.on('data', (chunk) => {
+    buffered += chunk
+    let nl
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, nl)
+      buffered = buffered.slice(nl + 1)
+      if (line.trim() && waiting.length) waiting.shift().resolve(JSON.parse(line))
     }
-    child.stdin.end()
   })
+  child.on('error', fail)
+  child.on('close', (code, signal) => fail(new Error(`the ceiling program ended (${signal || code})`)))
+  let n = 0
+  return {
+    measure (kase) {
+      if (failure) return Promise.reject(failure)
+      return new Promise((resolve, reject) => {
+        waiting.push({ resolve, reject })
+        child.stdin.write(`c${n++} ${kase.ceiling.op} ${(kase.ceiling.args || []).join(' ')}\n`)
+      })
+    },
+    close () {
+      child.removeAllListeners('close')
+      child.stdin.end()
+    }
+  }
 }
 
-module.exports = { build, run, digest }
+module.exports = { build, start, digest }

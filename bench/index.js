@@ -112,7 +112,7 @@ const nameOf = (c) => (c.label ? `${c.op} ${c.label}` : c.op)
 
 // Progress on stderr: one line per case; on a terminal also the contender being timed.
 class Progress {
-  constructor (cases, quick) {
+  constructor (cases, quick, withC) {
     this.tty = process.stderr.isTTY
     this.total = cases.length
     this.done = 0
@@ -120,7 +120,9 @@ class Progress {
     this.spent = { light: [0, 0], heavy: [0, 0] } // seconds, timed rows
     this.left = { light: 0, heavy: 0 }
     this.guessHeavy = quick ? 2 : 8
-    for (const c of cases) this.left[c.heavy ? 'heavy' : 'light'] += c.contenders.filter((x) => !x.skip).length
+    for (const c of cases) {
+      this.left[c.heavy ? 'heavy' : 'light'] += c.contenders.filter((x) => !x.skip).length + (withC && c.ceiling ? 1 : 0)
+    }
   }
 
   status (text) {
@@ -183,11 +185,16 @@ async function main () {
   console.error(`natrium bench: ${cases.length} cases, up to ${timedRows} timed rows, ${meta.mode} run on ${meta.cpu} (${meta.cores} cores), Node ${meta.node}`)
   for (const [k, why] of Object.entries(libs.notes)) console.error(`  skipped ${k}: ${why}`)
 
-  for (const c of cases) c.results = []
-  if (wanted('c')) await runCeiling(cases, opts, meta)
-
-  const progress = new Progress(cases, opts.quick)
+  const session = wanted('c') ? startCeiling(opts, meta) : null
+  const progress = new Progress(cases, opts.quick, !!session)
   for (const kase of cases) {
+    kase.results = []
+    if (wanted('c') && kase.ceiling) {
+      progress.status(`${nameOf(kase)}: C ceiling`)
+      const started = Date.now()
+      kase.results.push(await ceilingRow(session, kase, meta))
+      if (session) progress.row(kase, (Date.now() - started) / 1000)
+    }
     for (const c of kase.contenders) {
       progress.status(`${nameOf(kase)}: ${c.name}`)
       const started = Date.now()
@@ -205,6 +212,7 @@ async function main () {
     }
     progress.caseDone(kase)
   }
+  if (session) session.close()
 
   meta.duration = (Date.now() - t0) / 1000
   const run = {
@@ -232,37 +240,34 @@ async function main () {
   process.exitCode = failed.length ? 1 : 0
 }
 
-async function runCeiling (cases, opts, meta) {
-  const withC = cases.filter((c) => c.ceiling)
-  const started = Date.now()
+// The C ceiling: built once, then asked for each case just before that case's JavaScript rows.
+function startCeiling (opts, meta) {
   const built = ceiling.build()
   if (!built.exe) {
     console.error(`  skipped C ceiling: ${built.note}`)
-    for (const c of withC) c.results.push({ contender: 'C ceiling', lib: 'c', status: 'skip', note: `C ceiling: ${built.note}` })
-    return
+    meta.notLoaded['C ceiling'] = built.note
+    return null
   }
   meta.versions['C ceiling'] = `libsodium ${meta.libsodium}, ${process.env.CC || 'cc'} -O2`
   const seconds = opts.quick ? 0.05 : 0.3
-  const jobs = withC.map((kase, i) => ({ kase, id: `c${i}` }))
-  console.error(`  C ceiling: built, timing ${jobs.length} cases (${seconds} s each)…`)
-  let done = 0
-  const status = (kase) => {
-    if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K  C ceiling: ${done}/${jobs.length}${kase ? ` ${nameOf(kase)}` : ''}`)
+  return ceiling.start(built.exe, { seconds, minSamples: opts.quick ? 3 : SETTINGS.full.minSamples })
+}
+
+async function ceilingRow (session, kase, meta) {
+  const row = { contender: 'C ceiling', lib: 'c', pkg: null, variant: null, version: meta.versions['C ceiling'] || null }
+  if (!session) return { ...row, absent: true, status: 'skip', note: `C ceiling: ${meta.notLoaded['C ceiling']}` }
+  let r
+  try {
+    r = await session.measure(kase)
+  } catch (err) {
+    return { ...row, status: 'error', note: err.message }
   }
-  status(jobs[0] && jobs[0].kase)
-  await ceiling.run(built.exe, jobs, { seconds, minSamples: opts.quick ? 3 : SETTINGS.full.minSamples }, (kase, r) => {
-    done++
-    status(jobs[done] && jobs[done].kase)
-    const row = { contender: 'C ceiling', lib: 'c', pkg: null, variant: null, version: meta.versions['C ceiling'] }
-    if (r.error) Object.assign(row, { status: 'skip', note: `C ceiling: ${r.error}` })
-    else if (r.check) Object.assign(row, { status: 'wrong', note: `WRONG ANSWER: ${r.check}` })
-    else if (r.digest && kase.expect && r.digest !== ceiling.digest(kase.expect(), ref)) {
-      Object.assign(row, { status: 'wrong', note: `WRONG ANSWER: output differs from the reference (${kase.ref})` })
-    } else Object.assign(row, { status: 'ok', hz: r.hz, rme: r.rme < 0 ? null : r.rme, samples: r.samples })
-    kase.results.push(row)
-  })
-  if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K')
-  console.error(`  C ceiling: done in ${report.fmtDuration((Date.now() - started) / 1000)}`)
+  if (r.error) return { ...row, status: 'skip', note: `C ceiling: ${r.error}` }
+  if (r.check) return { ...row, status: 'wrong', note: `WRONG ANSWER: ${r.check}` }
+  if (r.digest && kase.expect && r.digest !== ceiling.digest(await kase.expect(), ref)) {
+    return { ...row, status: 'wrong', note: `WRONG ANSWER: output differs from the reference (${kase.ref})` }
+  }
+  return { ...row, status: 'ok', hz: r.hz, rme: r.rme < 0 ? null : r.rme, samples: r.samples }
 }
 
 function writeOutputs (run, md, opts) {
