@@ -306,7 +306,7 @@ static void measure(const op_t *op, double seconds, int min_samples, double *hz,
     if (min_samples > heavy) min_samples = heavy;
     period[(*n)++] = dt;
   }
-  double start = now(), sum = *n ? period[0] : 0;
+  double start = now() - (*n ? dt : 0), sum = *n ? period[0] : 0; /* a counted call counts towards SECONDS too */
   while (*n < MAX_SAMPLES && (*n < min_samples || now() - start < seconds)) {
     double t0 = now();
     for (unsigned long i = 0; i < iters; i++) op->run();

@@ -3,7 +3,7 @@
 //   { name, lib, variant?, pkg?, skip?, setup: async () => fn, defer?, out? }
 // setup() imports keys and prepares inputs once, outside the timed loop, and returns the timed
 // function; fn() returns its result (it goes to the sink, and the first result to the check).
-// defer: fn returns a Promise (Benchmark.js deferred). out(result) turns the result into what the
+// defer: fn returns a Promise (awaited per call). out(result) turns the result into what the
 // case checks (bytes, a boolean, or a normalised key pair), copying buffers that get reused.
 //
 // Output policy, so every row does equal work and says which work it does:
@@ -11,8 +11,6 @@
 //   allocated once in setup and reused (outputs first, sodium-native's convention);
 // - "natrium native (alloc)" / "natrium wasm (alloc)": the same call with a new Uint8Array per
 //   call, the policy of node:crypto, libsodium-wrappers, noble, tweetnacl and hash-wasm.
-
-const copy = (x) => (x instanceof Uint8Array ? Uint8Array.prototype.slice.call(x) : x)
 
 class Builder {
   constructor (libs, wanted) {
@@ -112,4 +110,4 @@ function rawFn (f, outs, call, alloc) {
   throw new Error('raw(): at most two outputs')
 }
 
-module.exports = { Builder, Skip, copy }
+module.exports = { Builder, Skip }

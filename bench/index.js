@@ -110,18 +110,21 @@ function metaFor (opts, settings) {
 const labelOf = (c) => c.label || (c.size !== undefined ? sizeLabel(c.size) : '')
 const nameOf = (c) => (c.label ? `${c.op} ${c.label}` : c.op)
 
-// Progress on stderr: one line per case; on a terminal also the contender being timed.
+// Progress on stderr: one line per case; on a terminal also the contender being timed. The ETA
+// weighs the rows of heavy cases by their cost (scrypt at N = 2^20 is 256 times N = 2^12).
 class Progress {
   constructor (cases, quick, withC) {
     this.tty = process.stderr.isTTY
     this.total = cases.length
     this.done = 0
     this.start = Date.now()
-    this.spent = { light: [0, 0], heavy: [0, 0] } // seconds, timed rows
+    this.spent = { light: [0, 0], heavy: [0, 0] } // seconds, rows (heavy: cost units)
     this.left = { light: 0, heavy: 0 }
-    this.guessHeavy = quick ? 2 : 8
+    this.guess = { light: 1, heavy: quick ? 0.5 : 2 } // seconds per row or cost unit
     for (const c of cases) {
-      this.left[c.heavy ? 'heavy' : 'light'] += c.contenders.filter((x) => !x.skip).length + (withC && c.ceiling ? 1 : 0)
+      const rows = c.contenders.filter((x) => !x.skip).length + (withC && c.ceiling ? 1 : 0)
+      if (c.heavy) this.left.heavy += rows * (c.cost || 1)
+      else this.left.light += rows
     }
   }
 
@@ -131,14 +134,15 @@ class Progress {
 
   row (kase, seconds) {
     const kind = kase.heavy ? 'heavy' : 'light'
+    const units = kase.heavy ? kase.cost || 1 : 1
     this.spent[kind][0] += seconds
-    this.spent[kind][1]++
-    this.left[kind]--
+    this.spent[kind][1] += units
+    this.left[kind] -= units
   }
 
   eta () {
-    const avg = (kind, guess) => (this.spent[kind][1] ? this.spent[kind][0] / this.spent[kind][1] : guess)
-    return this.left.light * avg('light', 1) + this.left.heavy * avg('heavy', this.guessHeavy)
+    const rate = (kind) => (this.spent[kind][1] ? this.spent[kind][0] / this.spent[kind][1] : this.guess[kind])
+    return Math.max(0, this.left.light) * rate('light') + Math.max(0, this.left.heavy) * rate('heavy')
   }
 
   line (text) {

@@ -231,4 +231,4 @@ function svg (run) {
   return out.join('\n')
 }
 
-module.exports = { markdown, svg, fmtShort, fmtDuration, RME_FLAG }
+module.exports = { markdown, svg, fmtShort, fmtDuration }

@@ -26,6 +26,7 @@ function scryptCase (b, log2N) {
     size: N,
     label: `N=2^${log2N}`,
     heavy: true,
+    cost: N / 4096, // relative time of one call, for the ETA
     ceiling: { op: 'scrypt', args: [N, R, P] },
     ref: 'node:crypto',
     expect: () => (expected = expected || ref.scrypt(pw, salt, N, R, P, 32)),
@@ -57,6 +58,7 @@ function argon2Case (b, t, mib) {
     size: mib,
     label: `t=${t}, m=${mib} MiB`,
     heavy: true,
+    cost: (t * mib) / 10,
     ceiling: { op: 'argon2id', args: [t, mem] },
     ref: 'libsodium-wrappers-sumo',
     expect: () => (expected = expected || ref.lsw().crypto_pwhash(32, pw, salt, t, mem, ARGON2ID13)),
