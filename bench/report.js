@@ -38,7 +38,7 @@ function fmtDuration (s) {
 function headerLines (meta) {
   const m = meta
   return [
-    `${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB) · ${m.os} · Node ${m.node} (V8 ${m.v8}, OpenSSL ${m.openssl}) · ${m.date}`,
+    `${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB${m.cpuFlags && m.cpuFlags.length ? `; ${m.cpuFlags.join(', ')}` : ''}) · ${m.os} · Node ${m.node} (V8 ${m.v8}, OpenSSL ${m.openssl}) · ${m.date}`,
     `natrium ${m.natrium.version}${m.natrium.commit ? ` @ ${m.natrium.commit}` : ''} on libsodium ${m.libsodium} · ` +
       `${m.mode === 'quick' ? 'quick smoke run (short timings, fewer sizes: not for quoting)' : 'full run'} · ` +
       `Benchmark.js ${m.benchmarkjs}: ≥ ${m.settings.minSamples} samples of ≥ ${m.settings.minTime} s, then ${m.settings.maxTime} s more` +
