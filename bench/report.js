@@ -30,9 +30,10 @@ function fmtShort (hz) {
 
 const fmtRatio = (x) => (x >= 100 ? `${Math.round(x)}×` : x >= 10 ? `${x.toFixed(1)}×` : `${x.toFixed(2)}×`)
 
-function fmtDuration (s) {
-  if (s < 60) return `${s.toFixed(0)} s`
-  return `${Math.floor(s / 60)} min ${String(Math.round(s % 60)).padStart(2, '0')} s`
+function fmtDuration (seconds) {
+  const s = Math.round(seconds)
+  if (s < 60) return `${s} s`
+  return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`
 }
 
 function headerLines (meta) {
