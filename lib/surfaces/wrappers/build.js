@@ -1,0 +1,462 @@
+'use strict'
+// Builds one main-API function from a definition (spec.js) and the raw symbol table: the raw
+// function's non-output arguments become the caller's parameters (in order, or bound by name),
+// its outputs are allocated from the table's length rules and returned, formatted as asked.
+// Closures over precomputed plans, no code generation.
+const { symbols } = require('../../symbols')
+const { formatCode, numberOf, inputTypeError, lengthError, UINT8ARRAY } = require('./io')
+
+const IN = 0 // bytes: Uint8Array or string
+const OPT = 1 // bytes or null/undefined
+const IGNORED = 2 // libsodium's unused nsec: checked like OPT, then passed as null
+const NUM = 3
+const STATE = 4
+const OUTLEN = 5 // the length of an output
+
+const U32_MAX = 0xffffffff
+
+// A streaming state: an opaque object standing for libsodium-wrappers' state address. It holds
+// the raw state bytes (off-heap, so native calls never move them) and which family it is for.
+class StateAddress {
+  constructor (kind, size) {
+    this.name = kind.replace(/_STATEBYTES$/, '')
+    Object.defineProperty(this, 'bytes', { value: new Uint8Array(new ArrayBuffer(size)) })
+    Object.defineProperty(this, 'finalized', { value: false, writable: true })
+  }
+}
+
+function stateOf (x, kind, name) {
+  if (!(x instanceof StateAddress) || x.name !== kind) {
+    throw new TypeError(`${name} must be a ${kind} state (from ${kind}_init), got ${x === null ? 'null' : typeof x}`)
+  }
+  if (x.finalized) throw new Error(`${name}: this ${kind} state was finalized; start a new one with ${kind}_init`)
+  return x.bytes
+}
+
+function constant (binding, c, where) {
+  const v = typeof c === 'number' ? c : binding[c]
+  if (typeof v !== 'number') throw new Error(`main API: ${where} refers to unknown constant ${c}`)
+  return v
+}
+
+// The caller-facing length check for an input, from the raw rule (or an override): exact (eq),
+// or a range (min..max); null when the raw rule relates lengths (the C checks those).
+function inputRule (binding, len, where) {
+  if (!len) return null
+  if (typeof len === 'string' || typeof len === 'number') len = { fixed: len }
+  if (len.oneOf || len.of !== undefined) return null
+  if (len.fixed !== undefined) {
+    const n = constant(binding, len.fixed, where)
+    return { eq: n, min: n, max: n, text: typeof len.fixed === 'string' ? `${len.fixed} (${n})` : `${n}` }
+  }
+  const min = len.min !== undefined ? constant(binding, len.min, where) : 0
+  const max = len.max !== undefined ? constant(binding, len.max, where) : Infinity
+  return { eq: -1, min, max, text: len.min !== undefined ? `at least ${len.min} (${min})` : `at most ${len.max} (${max})` }
+}
+
+function lengthMismatch (p, n) {
+  const r = p.rule
+  return lengthError(p.name, r.eq >= 0 || n < r.min ? r.text : `at most ${r.max}`, n)
+}
+
+// def: { params, raw?, len?, set?, outs?, keyType?, fail?, format?, init?, final?, shape? }
+//   params   lsw parameter names in order; 'name=arg' binds to the raw argument `arg` (an output's
+//            name binds the length of that output)
+//   raw      the raw function (default: the same name)
+//   len      { param: constant } length overrides where libsodium-wrappers is stricter
+//   set      { arg: value } raw arguments the caller does not give
+//   outs     result object keys, in libsodium-wrappers' order: { key: raw output name }
+//   keyType  adds keyType to a { publicKey, privateKey } result
+//   empty    parameters where null stands for an empty input
+//   sizes    { output: bytes } for outputs whose raw rule is only a minimum
+//   fail     the Error message when libsodium refuses (default 'invalid usage')
+//   refused  the value returned, instead of throwing, when libsodium refuses
+//   format   false when the function takes no trailing outputFormat
+//   init     the raw state argument is created here and returned
+//   final    the state is finalized after the call
+//   shape    (result, outputs, io) => value, for results no other option describes
+function build (name, def, binding, io) {
+  const rawName = def.raw || name
+  const entry = symbols[rawName]
+  const fn = binding[rawName]
+  if (!entry || typeof fn !== 'function') throw new Error(`main API: ${name} needs the raw ${rawName}`)
+  const args = entry.args
+  const arity = args.length
+  const isOut = (a) => a.kind === 'out' || a.kind === 'optOut'
+  const index = (argName) => {
+    const i = args.findIndex((a) => a.name === argName)
+    if (i < 0) throw new Error(`main API: ${name}: raw ${rawName} has no argument ${argName}`)
+    return i
+  }
+
+  let slot = 0
+  const fixedArgs = new Array(arity).fill(undefined)
+  const taken = new Array(arity).fill(false)
+  for (const [argName, value] of Object.entries(def.set || {})) {
+    const i = index(argName)
+    fixedArgs[i] = value
+    taken[i] = true
+  }
+
+  let stateAt = -1
+  let stateKind = null
+  if (def.init) {
+    stateAt = args.findIndex((a) => a.kind === 'state')
+    stateKind = args[stateAt].len.fixed
+    taken[stateAt] = true
+  }
+
+  const params = []
+  const names = def.params.split(' ').filter(Boolean)
+  for (const spec of names) {
+    const [pname, bound] = spec.split('=')
+    const at = bound ? index(bound) : args.findIndex((a, i) => !taken[i] && !isOut(a))
+    if (at < 0) throw new Error(`main API: ${name}: no raw argument left for ${pname}`)
+    taken[at] = true
+    const a = args[at]
+    const where = `${name}(${pname})`
+    // the fields the hot path reads hold small integers only (min, max: -1 for none), so every
+    // parameter object keeps one hidden class
+    const p = { name: pname, at, kind: 0, min: 0, max: -1, slot: 0, rule: null, range: null, stateKind: null, empty: null }
+    if (isOut(a)) {
+      p.kind = OUTLEN
+      const len = a.len || {}
+      p.range = {
+        lo: len.min !== undefined ? constant(binding, len.min, where) : 0,
+        hi: len.max !== undefined ? constant(binding, len.max, where) : U32_MAX
+      }
+    } else if (a.kind === 'buf' || a.kind === 'opt') {
+      p.kind = a.kind === 'buf' && !(def.empty && def.empty.includes(pname)) ? IN : OPT
+      if (a.kind === 'buf' && p.kind === OPT) p.empty = new Uint8Array(0)
+      const override = def.len && def.len[pname]
+      p.rule = inputRule(binding, override !== undefined ? override : a.len, where)
+      if (p.rule !== null) {
+        p.min = p.rule.min
+        p.max = p.rule.max === Infinity ? -1 : p.rule.max
+      }
+      p.slot = -1 // assigned below, after the outputs
+    } else if (a.kind === 'nul') {
+      p.kind = IGNORED
+      fixedArgs[at] = null
+    } else if (a.kind === 'num') {
+      p.kind = NUM
+      p.range = {
+        lo: constant(binding, a.range[0], where),
+        hi: typeof a.range[1] === 'object' ? Number.MAX_SAFE_INTEGER : constant(binding, a.range[1], where)
+      }
+    } else if (a.kind === 'state') {
+      p.kind = STATE
+      p.stateKind = a.len.fixed.replace(/_STATEBYTES$/, '')
+    } else {
+      throw new Error(`main API: ${name}: cannot map raw argument kind ${a.kind}`)
+    }
+    params.push(p)
+  }
+
+  // Outputs: allocated from the table's rules, each in its own scratch slot.
+  const outputs = []
+  args.forEach((a, at) => {
+    if (!isOut(a)) return
+    const o = { name: a.name, at, slot: slot++, size: null, param: -1, of: -1, plus: 0 }
+    const byParam = params.findIndex((p) => p.kind === OUTLEN && p.at === at)
+    const len = a.len || {}
+    if (byParam >= 0) o.param = byParam
+    else if (def.sizes && def.sizes[a.name] !== undefined) o.size = def.sizes[a.name]
+    else if (len.fixed !== undefined) o.size = constant(binding, len.fixed, `${name}(${a.name})`)
+    else if (len.of !== undefined && len.times === undefined && len.base64 === undefined) {
+      o.of = params.findIndex((p) => p.kind !== OUTLEN && args[p.at].name === len.of)
+      if (o.of < 0) throw new Error(`main API: ${name}: output ${a.name} depends on ${len.of}, which is not a parameter`)
+      o.plus = len.plus !== undefined ? constant(binding, len.plus, name) : -constant(binding, len.minus, name)
+    } else if (!taken[at]) {
+      throw new Error(`main API: ${name}: no length for output ${a.name}`)
+    }
+    taken[at] = true
+    outputs.push(o)
+  })
+  for (const p of params) if (p.slot === -1) p.slot = slot++
+
+  args.forEach((a, i) => {
+    if (taken[i]) return
+    if (a.kind === 'nul' || a.kind === 'opt') fixedArgs[i] = null
+    else throw new Error(`main API: ${name}: raw argument ${a.name} is not given`)
+  })
+
+  const nParams = params.length
+  const hasFormat = def.format !== false
+  const fail = def.fail || 'invalid usage'
+  const refusable = 'refused' in def
+  const returnsBool = entry.returns === 'bool'
+  const outKeys = def.outs ? Object.entries(def.outs).map(([k, n]) => [k, outputs.findIndex((o) => o.name === n)]) : null
+  if (outputs.length > 1 && !outKeys && !def.shape) throw new Error(`main API: ${name}: several outputs need names`)
+  const keyType = def.keyType || null
+  const shape = def.shape || null
+
+  function format (t, code) {
+    return code === UINT8ARRAY ? io.take(t) : io.takeAs(t, code)
+  }
+
+  function result (r, targets, code, state) {
+    if (shape !== null) return shape(r, targets, code, format, state)
+    if (outputs.length === 0) return state !== null ? state : r
+    if (outKeys === null) return format(targets[0], code)
+    const o = {}
+    for (let k = 0; k < outKeys.length; k++) o[outKeys[k][0]] = format(targets[outKeys[k][1]], code)
+    if (keyType !== null) o.keyType = keyType
+    if (state !== null) return { state, ...o }
+    return o
+  }
+
+  // Everything the call needs is read into constants here: the wrapper's code is shared by every
+  // function this module builds, so a property read on `def` inside it would be megamorphic.
+  const isInit = stateAt >= 0
+  const isFinal = def.final === true
+  const refusedValue = def.refused
+  const nOut = outputs.length
+  const stateBytes = isInit ? constant(binding, stateKind, name) : 0
+  const openStyle = returnsBool && nOut > 0 && shape === null
+  const single = nOut === 1 && outKeys === null && shape === null
+
+  // Most functions have the raw layer's own order (outputs first, then the parameters): those get
+  // a template with named parameters and a direct call, which keeps small calls within a few
+  // percent of calling the raw function by hand.
+  const direct = !isInit && !isFinal && shape === null && outKeys === null && nOut <= 1 && nParams <= 6 &&
+    Object.keys(def.set || {}).length === 0 && arity === nOut + nParams &&
+    outputs.every((o, k) => o.at === k && o.param < 0) &&
+    params.every((p, i) => p.at === nOut + i && p.kind !== OUTLEN)
+  if (direct) {
+    const ctx = { fn, io, hasFormat, out: nOut === 1 ? outputs[0] : null, fail, refusable, refusedValue, openStyle }
+    const f = TEMPLATES[nParams](ctx, params)
+    Object.defineProperty(f, 'name', { value: name })
+    return f
+  }
+
+  // One argument array per function, reused: calls are synchronous and never re-enter. The
+  // caller's buffers and the results are dropped from it after each call (`clear`), so it keeps
+  // nothing alive (an argument check that throws leaves the earlier ones until the next call).
+  const call = fixedArgs.slice()
+  const invoke = invoker(fn, arity)
+  const clearAt = params.map((p) => p.at).concat(outputs.map((o) => o.at))
+  const clear = () => { for (let i = 0; i < clearAt.length; i++) call[clearAt[i]] = null }
+
+  const wrapper = function (...given) {
+    const code = hasFormat ? formatCode(given[nParams]) : UINT8ARRAY
+    for (let i = 0; i < nParams; i++) convert(io, params[i], given[i], call)
+    let state = null
+    if (isInit) {
+      state = new StateAddress(stateKind, stateBytes)
+      call[stateAt] = state.bytes
+    } else if (isFinal) {
+      state = given[0]
+    }
+    for (let k = 0; k < nOut; k++) {
+      const o = outputs[k]
+      let n = o.size
+      if (n === null) {
+        if (o.param >= 0) {
+          n = given[o.param]
+        } else {
+          const from = call[params[o.of].at].length
+          n = from + o.plus
+          if (n < 0) throw lengthError(params[o.of].name, `at least ${-o.plus}`, from)
+        }
+      }
+      call[o.at] = io.target(n, o.slot)
+    }
+    let r
+    try {
+      r = invoke(call)
+    } catch (err) {
+      clear()
+      // a libsodium refusal gets libsodium-wrappers' message; argument errors pass through
+      if (err.constructor !== Error) throw err
+      if (refusable) return refusedValue
+      throw new Error(fail, { cause: err })
+    }
+    if (openStyle && r === false) {
+      clear()
+      throw new Error(fail)
+    }
+    if (isFinal) state.finalized = true
+    if (single) {
+      const t = call[outputs[0].at]
+      clear()
+      return code === UINT8ARRAY ? io.take(t) : io.takeAs(t, code)
+    }
+    const targets = new Array(nOut)
+    for (let k = 0; k < nOut; k++) targets[k] = call[outputs[k].at]
+    clear()
+    return result(r, targets, code, isInit ? state : null)
+  }
+  Object.defineProperty(wrapper, 'name', { value: name })
+  return wrapper
+}
+
+// Bytes parameters (the common case) inline; the other kinds in convertOther.
+function convert (io, p, x, call) {
+  const kind = p.kind
+  if (kind === IN || (kind === OPT && x !== null && x !== undefined)) {
+    const v = io.input(x, p.slot, p.name)
+    const n = v.length
+    if (n < p.min || (p.max >= 0 && n > p.max)) throw lengthMismatch(p, n)
+    call[p.at] = v
+  } else if (kind === OPT) {
+    call[p.at] = p.empty
+  } else {
+    convertOther(p, x, call)
+  }
+}
+
+function convertOther (p, x, call) {
+  switch (p.kind) {
+    case IGNORED:
+      if (x !== null && x !== undefined && !(x instanceof Uint8Array) && typeof x !== 'string') throw inputTypeError(p.name, x)
+      return
+    case NUM:
+      call[p.at] = numberOf(x, p.name, p.range.lo, p.range.hi)
+      return
+    case STATE:
+      call[p.at] = stateOf(x, p.stateKind, p.name)
+      return
+    default: // OUTLEN
+      numberOf(x, p.name, p.range.lo, p.range.hi)
+  }
+}
+
+// --- the direct templates ---------------------------------------------------------------------
+// value(): one parameter converted for the raw call; size(): the output's length; refuse(): a
+// raw error turned into the caller's; finish(): the result.
+function value (io, p, x) {
+  const kind = p.kind
+  if (kind === IN || (kind === OPT && x !== null && x !== undefined)) {
+    const v = io.input(x, p.slot, p.name)
+    const n = v.length
+    if (n < p.min || (p.max >= 0 && n > p.max)) throw lengthMismatch(p, n)
+    return v
+  }
+  if (kind === OPT) return p.empty
+  if (kind === IGNORED) {
+    if (x !== null && x !== undefined && !(x instanceof Uint8Array) && typeof x !== 'string') throw inputTypeError(p.name, x)
+    return null
+  }
+  if (kind === NUM) return numberOf(x, p.name, p.range.lo, p.range.hi)
+  return stateOf(x, p.stateKind, p.name) // STATE
+}
+
+function size (o, params, src) {
+  if (o.size !== null) return o.size
+  const n = src.length + o.plus
+  if (n < 0) throw lengthError(params[o.of].name, `at least ${-o.plus}`, src.length)
+  return n
+}
+
+function refuse (c, err) {
+  if (err.constructor !== Error) throw err
+  if (c.refusable) return c.refusedValue
+  throw new Error(c.fail, { cause: err })
+}
+
+function finish (c, t, r, code) {
+  if (c.openStyle && r === false) throw new Error(c.fail)
+  if (t === null) return r
+  return code === UINT8ARRAY ? c.io.take(t) : c.io.takeAs(t, code)
+}
+
+const fmt = (c, f) => c.hasFormat ? formatCode(f) : UINT8ARRAY
+const target = (c, params, src) => c.out === null ? null : c.io.target(size(c.out, params, src), c.out.slot)
+const pick = (i, a, b, c, d, e, f) => i === 0 ? a : i === 1 ? b : i === 2 ? c : i === 3 ? d : i === 4 ? e : f
+
+const TEMPLATES = [
+  (c, P) => function (f0) {
+    const code = fmt(c, f0)
+    const t = target(c, P, null)
+    let r
+    try { r = t === null ? c.fn() : c.fn(t) } catch (err) { return refuse(c, err) }
+    return finish(c, t, r, code)
+  },
+  (c, P) => function (a0, f0) {
+    const code = fmt(c, f0)
+    const x0 = value(c.io, P[0], a0)
+    const t = target(c, P, x0)
+    let r
+    try { r = t === null ? c.fn(x0) : c.fn(t, x0) } catch (err) { return refuse(c, err) }
+    return finish(c, t, r, code)
+  },
+  (c, P) => function (a0, a1, f0) {
+    const code = fmt(c, f0)
+    const x0 = value(c.io, P[0], a0)
+    const x1 = value(c.io, P[1], a1)
+    const t = c.out === null ? null : target(c, P, pick(c.out.of, x0, x1))
+    let r
+    try { r = t === null ? c.fn(x0, x1) : c.fn(t, x0, x1) } catch (err) { return refuse(c, err) }
+    return finish(c, t, r, code)
+  },
+  (c, P) => function (a0, a1, a2, f0) {
+    const code = fmt(c, f0)
+    const x0 = value(c.io, P[0], a0)
+    const x1 = value(c.io, P[1], a1)
+    const x2 = value(c.io, P[2], a2)
+    const t = c.out === null ? null : target(c, P, pick(c.out.of, x0, x1, x2))
+    let r
+    try { r = t === null ? c.fn(x0, x1, x2) : c.fn(t, x0, x1, x2) } catch (err) { return refuse(c, err) }
+    return finish(c, t, r, code)
+  },
+  (c, P) => function (a0, a1, a2, a3, f0) {
+    const code = fmt(c, f0)
+    const x0 = value(c.io, P[0], a0)
+    const x1 = value(c.io, P[1], a1)
+    const x2 = value(c.io, P[2], a2)
+    const x3 = value(c.io, P[3], a3)
+    const t = c.out === null ? null : target(c, P, pick(c.out.of, x0, x1, x2, x3))
+    let r
+    try { r = t === null ? c.fn(x0, x1, x2, x3) : c.fn(t, x0, x1, x2, x3) } catch (err) { return refuse(c, err) }
+    return finish(c, t, r, code)
+  },
+  (c, P) => function (a0, a1, a2, a3, a4, f0) {
+    const code = fmt(c, f0)
+    const x0 = value(c.io, P[0], a0)
+    const x1 = value(c.io, P[1], a1)
+    const x2 = value(c.io, P[2], a2)
+    const x3 = value(c.io, P[3], a3)
+    const x4 = value(c.io, P[4], a4)
+    const t = c.out === null ? null : target(c, P, pick(c.out.of, x0, x1, x2, x3, x4))
+    let r
+    try { r = t === null ? c.fn(x0, x1, x2, x3, x4) : c.fn(t, x0, x1, x2, x3, x4) } catch (err) { return refuse(c, err) }
+    return finish(c, t, r, code)
+  },
+  (c, P) => function (a0, a1, a2, a3, a4, a5, f0) {
+    const code = fmt(c, f0)
+    const x0 = value(c.io, P[0], a0)
+    const x1 = value(c.io, P[1], a1)
+    const x2 = value(c.io, P[2], a2)
+    const x3 = value(c.io, P[3], a3)
+    const x4 = value(c.io, P[4], a4)
+    const x5 = value(c.io, P[5], a5)
+    const t = c.out === null ? null : target(c, P, pick(c.out.of, x0, x1, x2, x3, x4, x5))
+    let r
+    try { r = t === null ? c.fn(x0, x1, x2, x3, x4, x5) : c.fn(t, x0, x1, x2, x3, x4, x5) } catch (err) { return refuse(c, err) }
+    return finish(c, t, r, code)
+  }
+]
+
+// A direct call with the argument array spread by hand (no Function.prototype.apply).
+function invoker (fn, arity) {
+  switch (arity) {
+    case 0: return () => fn()
+    case 1: return (c) => fn(c[0])
+    case 2: return (c) => fn(c[0], c[1])
+    case 3: return (c) => fn(c[0], c[1], c[2])
+    case 4: return (c) => fn(c[0], c[1], c[2], c[3])
+    case 5: return (c) => fn(c[0], c[1], c[2], c[3], c[4])
+    case 6: return (c) => fn(c[0], c[1], c[2], c[3], c[4], c[5])
+    case 7: return (c) => fn(c[0], c[1], c[2], c[3], c[4], c[5], c[6])
+    default: return (c) => fn.apply(null, c)
+  }
+}
+
+// What the type generator and tests need to know about a built function.
+function describeParams (name, def) {
+  const entry = symbols[def.raw || name]
+  return { entry, names: def.params.split(' ').filter(Boolean).map((s) => s.split('=')[0]) }
+}
+
+module.exports = { build, describeParams, StateAddress, stateOf }
