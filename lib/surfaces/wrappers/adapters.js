@@ -9,6 +9,8 @@ const BASE64_VARIANTS = Object.freeze({ ORIGINAL: 1, ORIGINAL_NO_PADDING: 3, URL
 const textEncoder = new TextEncoder()
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
 const U64_MAX = (1n << 64n) - 1n
+const HEX_DIGIT = new Uint8Array(256)
+for (const c of '0123456789abcdefABCDEF') HEX_DIGIT[c.charCodeAt(0)] = 1
 
 function sameLengthUint8Arrays (a, b, what) {
   if (!(a instanceof Uint8Array) || !(b instanceof Uint8Array)) {
@@ -56,7 +58,11 @@ module.exports = function adapters (api, binding, io, built) {
     try {
       n = binding.sodium_hex2bin(bin, hex, null)
     } catch (err) {
-      throw new Error('invalid input', { cause: err })
+      // libsodium stops at the first non-digit: an odd number of digits before it is invalid,
+      // an even number leaves the input incomplete (libsodium-wrappers' two messages)
+      let i = 0
+      while (i < hex.length && HEX_DIGIT[hex[i]] === 1) i++
+      throw new Error(i % 2 === 1 || i === hex.length ? 'invalid input' : 'incomplete input', { cause: err })
     }
     return n === bin.length ? io.take(bin) : bin.slice(0, n)
   }
@@ -169,7 +175,9 @@ module.exports = function adapters (api, binding, io, built) {
       if (err.constructor === Error) throw new Error('unsupported/invalid padding', { cause: err })
       throw err
     }
-    return buf.slice(0, n)
+    const out = new Uint8Array(n) // a copy, never a view (Buffer#slice would give one)
+    out.set(buf.subarray(0, n))
+    return out
   }
 
   // --- strings in, strings out ------------------------------------------------------------------
