@@ -74,8 +74,9 @@ function lengthMismatch (p, n) {
 //   format   false when the function takes no trailing outputFormat
 //   init     the raw state argument is created here and returned
 //   final    the state is finalized after the call
-//   shape    (result, outputs, io) => value, for results no other option describes
-function build (name, def, binding, io) {
+//   shape    (result, outputs, code, format, state) => value, for results no other option
+//            describes; ts then gives its TypeScript type (R standing for Uint8Array or string)
+function compile (name, def, binding) {
   const rawName = def.raw || name
   const entry = symbols[rawName]
   const fn = binding[rawName]
@@ -190,6 +191,12 @@ function build (name, def, binding, io) {
   if (outputs.length > 1 && !outKeys && !def.shape) throw new Error(`main API: ${name}: several outputs need names`)
   const keyType = def.keyType || null
   const shape = def.shape || null
+  return { def, entry, fn, arity, fixedArgs, stateAt, stateKind, params, outputs, nParams, hasFormat, fail, refusable, returnsBool, outKeys, keyType, shape }
+}
+
+function build (name, def, binding, io) {
+  const plan = compile(name, def, binding)
+  const { fn, arity, fixedArgs, stateAt, stateKind, params, outputs, nParams, hasFormat, fail, refusable, returnsBool, outKeys, keyType, shape } = plan
 
   function format (t, code) {
     return code === UINT8ARRAY ? io.take(t) : io.takeAs(t, code)
@@ -453,10 +460,4 @@ function invoker (fn, arity) {
   }
 }
 
-// What the type generator and tests need to know about a built function.
-function describeParams (name, def) {
-  const entry = symbols[def.raw || name]
-  return { entry, names: def.params.split(' ').filter(Boolean).map((s) => s.split('=')[0]) }
-}
-
-module.exports = { build, describeParams, StateAddress, stateOf }
+module.exports = { build, compile, StateAddress, stateOf, KINDS: { IN, OPT, IGNORED, NUM, STATE, OUTLEN } }

@@ -182,9 +182,10 @@ def('crypto_secretbox_open_detached', 'ciphertext mac nonce key', { fail: SECRET
   // { message, tag } on success, false when the chunk does not authenticate
   def(`${s}_pull`, 'state_address cipher ad', {
     refused: false,
+    ts: '{ message: R; tag: number } | false',
     shape: (r, [m, tag], code, format) => ({ message: format(m, code), tag: format(tag, 0)[0] })
   })
-  def(`${s}_rekey`, 'state_address', { shape: () => true })
+  def(`${s}_rekey`, 'state_address', { shape: () => true, ts: 'true' })
 }
 
 // crypto_shorthash_*
@@ -236,11 +237,11 @@ def('randombytes_uniform', 'upper_bound')
 
 // sodium_bin2ip returns the address as a string; ip2bin takes one (adapters.js adds the check)
 def('sodium_ip2bin', 'ip', { fail: 'invalid IP address' })
-def('sodium_bin2ip', 'bin', { format: false, sizes: { ip: 46 }, fail: 'conversion failed', shape: (n, [ip]) => latin1(ip, n) })
+def('sodium_bin2ip', 'bin', { format: false, sizes: { ip: 46 }, fail: 'conversion failed', shape: (n, [ip]) => latin1(ip, n), ts: 'string' })
 
 // crypto_pwhash_*_str return the hash string
 for (const p of ['crypto_pwhash', 'crypto_pwhash_scryptsalsa208sha256']) {
-  def(`${p}_str`, 'password opsLimit memLimit', { shape: (r, [out]) => latin1(out, out.indexOf(0)) })
+  def(`${p}_str`, 'password opsLimit memLimit', { shape: (r, [out]) => latin1(out, out.indexOf(0)), ts: 'string' })
   // verify and needs_rehash take the string (adapters.js turns it into the raw STRBYTES buffer)
   def(`${p}_str_needs_rehash`, 'hashed_password opsLimit memLimit')
 }
