@@ -4,7 +4,7 @@
 // its outputs are allocated from the table's length rules and returned, formatted as asked.
 // Closures over precomputed plans, no code generation.
 const { symbols } = require('../../symbols')
-const { formatCode, numberOf, inputTypeError, lengthError, UINT8ARRAY } = require('./io')
+const { formatCode, numberOf, inputTypeError, lengthError, UINT8ARRAY, SLOTS } = require('./io')
 
 const IN = 0 // bytes: Uint8Array or string
 const OPT = 1 // bytes or null/undefined
@@ -175,6 +175,7 @@ function compile (name, def, binding) {
     outputs.push(o)
   })
   for (const p of params) if (p.slot === -1) p.slot = slot++
+  if (slot > SLOTS) throw new Error(`main API: ${name} needs ${slot} scratch slots, io.js has ${SLOTS}`)
 
   args.forEach((a, i) => {
     if (taken[i]) return

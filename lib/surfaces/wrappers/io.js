@@ -18,6 +18,7 @@
 const { Buffer } = require('buffer')
 
 const SMALL = 64 // V8's typed_array_max_size_in_heap
+const SLOTS = 12 // scratch areas: enough for the outputs and inputs of any one call
 const FORMATS = ['uint8array', 'text', 'hex', 'base64']
 const UINT8ARRAY = 0
 const TEXT = 1
@@ -104,10 +105,10 @@ function scratchSlots (count) {
 }
 
 function nativeIO () {
-  const slots = scratchSlots(12)
+  const slots = scratchSlots(SLOTS)
   // The last small input each slot saw: an input seen twice in a row (a key, a fixed nonce) is
   // passed as it is (V8 moves it off the heap once, then never again), a new one is copied.
-  const last = new Array(12).fill(null)
+  const last = new Array(SLOTS).fill(null)
   return {
     // a buffer the raw function writes n bytes into
     target (n, slot) {
@@ -147,6 +148,7 @@ function wasmIO () {
 
 module.exports = {
   SMALL,
+  SLOTS,
   FORMATS,
   UINT8ARRAY,
   TEXT,
