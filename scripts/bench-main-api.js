@@ -30,7 +30,9 @@ const median = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1]
 
 function group (title, contenders) {
   const names = Object.keys(contenders)
-  for (const k of names) run(contenders[k])
+  // a long warm-up: V8 tiers libsodium-wrappers' wasm up to optimised code in the background,
+  // which takes a while on a busy machine (measured before it, libsodium-wrappers looks slower)
+  for (let i = 0; i < 10; i++) for (const k of names) run(contenders[k])
   const ops = {}
   const ratios = {}
   for (let r = 0; r < rounds; r++) {

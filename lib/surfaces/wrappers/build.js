@@ -118,7 +118,7 @@ function compile (name, def, binding) {
     const where = `${name}(${pname})`
     // the fields the hot path reads hold small integers only (min, max: -1 for none), so every
     // parameter object keeps one hidden class
-    const p = { name: pname, at, kind: 0, min: 0, max: -1, slot: 0, rule: null, range: null, stateKind: null, empty: null }
+    const p = { name: pname, at, kind: 0, min: 0, max: -1, slot: 0, nullable: false, rule: null, range: null, stateKind: null, empty: null }
     if (isOut(a)) {
       p.kind = OUTLEN
       const len = a.len || {}
@@ -175,6 +175,7 @@ function compile (name, def, binding) {
     outputs.push(o)
   })
   for (const p of params) if (p.slot === -1) p.slot = slot++
+  for (const p of params) p.nullable = p.kind === OPT || p.kind === IGNORED
   if (slot > SLOTS) throw new Error(`main API: ${name} needs ${slot} scratch slots, io.js has ${SLOTS}`)
 
   args.forEach((a, i) => {
@@ -232,7 +233,22 @@ function build (name, def, binding, io) {
     outputs.every((o, k) => o.at === k && o.param < 0) &&
     params.every((p, i) => p.at === nOut + i && p.kind !== OUTLEN)
   if (direct) {
-    const ctx = { fn, io, hasFormat, out: nOut === 1 ? outputs[0] : null, fail, refusable, refusedValue, openStyle }
+    const o = nOut === 1 ? outputs[0] : null
+    const ctx = {
+      fn,
+      io,
+      hasFormat,
+      hasOut: o !== null,
+      outSlot: o !== null ? o.slot : 0,
+      outSize: o !== null && o.size !== null ? o.size : -1,
+      outOf: o !== null ? o.of : -1,
+      outPlus: o !== null ? o.plus : 0,
+      ofName: o !== null && o.of >= 0 ? params[o.of].name : '',
+      fail,
+      refusable,
+      refusedValue,
+      openStyle
+    }
     const f = TEMPLATES[nParams](ctx, params)
     Object.defineProperty(f, 'name', { value: name })
     return f
@@ -333,14 +349,20 @@ function convertOther (p, x, call) {
 // --- the direct templates ---------------------------------------------------------------------
 // value(): one parameter converted for the raw call; size(): the output's length; refuse(): a
 // raw error turned into the caller's; finish(): the result.
+// Kept small so the templates can inline it for every parameter: bytes parameters here, the
+// rest (null optional bytes, ignored nsec, numbers, states) in valueOther.
 function value (io, p, x) {
-  const kind = p.kind
-  if (kind === IN || (kind === OPT && x !== null && x !== undefined)) {
+  if (p.kind === IN || (p.kind === OPT && x !== null && x !== undefined)) {
     const v = io.input(x, p.slot, p.name)
     const n = v.length
     if (n < p.min || (p.max >= 0 && n > p.max)) throw lengthMismatch(p, n)
     return v
   }
+  return valueOther(p, x)
+}
+
+function valueOther (p, x) {
+  const kind = p.kind
   if (kind === OPT) return p.empty
   if (kind === IGNORED) {
     if (x !== null && x !== undefined && !(x instanceof Uint8Array) && typeof x !== 'string') throw inputTypeError(p.name, x)
@@ -350,10 +372,12 @@ function value (io, p, x) {
   return stateOf(x, p.stateKind, p.name) // STATE
 }
 
-function size (o, params, src) {
-  if (o.size !== null) return o.size
-  const n = src.length + o.plus
-  if (n < 0) throw lengthError(params[o.of].name, `at least ${-o.plus}`, src.length)
+// The output's length: fixed, or the length of parameter `of` plus `plus` (which may be negative:
+// a ciphertext shorter than its tag).
+function size (c, src) {
+  if (c.outSize >= 0) return c.outSize
+  const n = src.length + c.outPlus
+  if (n < 0) throw lengthError(c.ofName, `at least ${-c.outPlus}`, src.length)
   return n
 }
 
@@ -363,86 +387,142 @@ function refuse (c, err) {
   throw new Error(c.fail, { cause: err })
 }
 
-function finish (c, t, r, code) {
+function noOutput (c, r) {
   if (c.openStyle && r === false) throw new Error(c.fail)
-  if (t === null) return r
-  return code === UINT8ARRAY ? c.io.take(t) : c.io.takeAs(t, code)
+  return r
 }
 
-const fmt = (c, f) => c.hasFormat ? formatCode(f) : UINT8ARRAY
-const target = (c, params, src) => c.out === null ? null : c.io.target(size(c.out, params, src), c.out.slot)
 const pick = (i, a, b, c, d, e, f) => i === 0 ? a : i === 1 ? b : i === 2 ? c : i === 3 ? d : i === 4 ? e : f
 
+// One template per parameter count. Everything a call reads is a closure constant (the code of a
+// template is shared by every function of that arity, so reads through an object would be
+// polymorphic); bytes parameters that are null where null is allowed skip value() altogether.
 const TEMPLATES = [
-  (c, P) => function (f0) {
-    const code = fmt(c, f0)
-    const t = target(c, P, null)
-    let r
-    try { r = t === null ? c.fn() : c.fn(t) } catch (err) { return refuse(c, err) }
-    return finish(c, t, r, code)
+  (c) => {
+    const { fn, io, hasFormat, hasOut, outSlot } = c
+    return function (f0) {
+      const code = hasFormat ? formatCode(f0) : UINT8ARRAY
+      let r
+      if (!hasOut) {
+        try { r = fn() } catch (err) { return refuse(c, err) }
+        return noOutput(c, r)
+      }
+      const t = io.target(size(c, null), outSlot)
+      try { r = fn(t) } catch (err) { return refuse(c, err) }
+      if (c.openStyle && r === false) throw new Error(c.fail)
+      return code === UINT8ARRAY ? io.take(t) : io.takeAs(t, code)
+    }
   },
-  (c, P) => function (a0, f0) {
-    const code = fmt(c, f0)
-    const x0 = value(c.io, P[0], a0)
-    const t = target(c, P, x0)
-    let r
-    try { r = t === null ? c.fn(x0) : c.fn(t, x0) } catch (err) { return refuse(c, err) }
-    return finish(c, t, r, code)
+  (c, [p0]) => {
+    const { fn, io, hasFormat, hasOut, outSlot } = c
+    return function (a0, f0) {
+      const code = hasFormat ? formatCode(f0) : UINT8ARRAY
+      const x0 = (a0 === null || a0 === undefined) && p0.nullable ? p0.empty : value(io, p0, a0)
+      let r
+      if (!hasOut) {
+        try { r = fn(x0) } catch (err) { return refuse(c, err) }
+        return noOutput(c, r)
+      }
+      const t = io.target(size(c, x0), outSlot)
+      try { r = fn(t, x0) } catch (err) { return refuse(c, err) }
+      if (c.openStyle && r === false) throw new Error(c.fail)
+      return code === UINT8ARRAY ? io.take(t) : io.takeAs(t, code)
+    }
   },
-  (c, P) => function (a0, a1, f0) {
-    const code = fmt(c, f0)
-    const x0 = value(c.io, P[0], a0)
-    const x1 = value(c.io, P[1], a1)
-    const t = c.out === null ? null : target(c, P, pick(c.out.of, x0, x1))
-    let r
-    try { r = t === null ? c.fn(x0, x1) : c.fn(t, x0, x1) } catch (err) { return refuse(c, err) }
-    return finish(c, t, r, code)
+  (c, [p0, p1]) => {
+    const { fn, io, hasFormat, hasOut, outSlot, outOf } = c
+    return function (a0, a1, f0) {
+      const code = hasFormat ? formatCode(f0) : UINT8ARRAY
+      const x0 = (a0 === null || a0 === undefined) && p0.nullable ? p0.empty : value(io, p0, a0)
+      const x1 = (a1 === null || a1 === undefined) && p1.nullable ? p1.empty : value(io, p1, a1)
+      let r
+      if (!hasOut) {
+        try { r = fn(x0, x1) } catch (err) { return refuse(c, err) }
+        return noOutput(c, r)
+      }
+      const t = io.target(size(c, pick(outOf, x0, x1)), outSlot)
+      try { r = fn(t, x0, x1) } catch (err) { return refuse(c, err) }
+      if (c.openStyle && r === false) throw new Error(c.fail)
+      return code === UINT8ARRAY ? io.take(t) : io.takeAs(t, code)
+    }
   },
-  (c, P) => function (a0, a1, a2, f0) {
-    const code = fmt(c, f0)
-    const x0 = value(c.io, P[0], a0)
-    const x1 = value(c.io, P[1], a1)
-    const x2 = value(c.io, P[2], a2)
-    const t = c.out === null ? null : target(c, P, pick(c.out.of, x0, x1, x2))
-    let r
-    try { r = t === null ? c.fn(x0, x1, x2) : c.fn(t, x0, x1, x2) } catch (err) { return refuse(c, err) }
-    return finish(c, t, r, code)
+  (c, [p0, p1, p2]) => {
+    const { fn, io, hasFormat, hasOut, outSlot, outOf } = c
+    return function (a0, a1, a2, f0) {
+      const code = hasFormat ? formatCode(f0) : UINT8ARRAY
+      const x0 = (a0 === null || a0 === undefined) && p0.nullable ? p0.empty : value(io, p0, a0)
+      const x1 = (a1 === null || a1 === undefined) && p1.nullable ? p1.empty : value(io, p1, a1)
+      const x2 = (a2 === null || a2 === undefined) && p2.nullable ? p2.empty : value(io, p2, a2)
+      let r
+      if (!hasOut) {
+        try { r = fn(x0, x1, x2) } catch (err) { return refuse(c, err) }
+        return noOutput(c, r)
+      }
+      const t = io.target(size(c, pick(outOf, x0, x1, x2)), outSlot)
+      try { r = fn(t, x0, x1, x2) } catch (err) { return refuse(c, err) }
+      if (c.openStyle && r === false) throw new Error(c.fail)
+      return code === UINT8ARRAY ? io.take(t) : io.takeAs(t, code)
+    }
   },
-  (c, P) => function (a0, a1, a2, a3, f0) {
-    const code = fmt(c, f0)
-    const x0 = value(c.io, P[0], a0)
-    const x1 = value(c.io, P[1], a1)
-    const x2 = value(c.io, P[2], a2)
-    const x3 = value(c.io, P[3], a3)
-    const t = c.out === null ? null : target(c, P, pick(c.out.of, x0, x1, x2, x3))
-    let r
-    try { r = t === null ? c.fn(x0, x1, x2, x3) : c.fn(t, x0, x1, x2, x3) } catch (err) { return refuse(c, err) }
-    return finish(c, t, r, code)
+  (c, [p0, p1, p2, p3]) => {
+    const { fn, io, hasFormat, hasOut, outSlot, outOf } = c
+    return function (a0, a1, a2, a3, f0) {
+      const code = hasFormat ? formatCode(f0) : UINT8ARRAY
+      const x0 = (a0 === null || a0 === undefined) && p0.nullable ? p0.empty : value(io, p0, a0)
+      const x1 = (a1 === null || a1 === undefined) && p1.nullable ? p1.empty : value(io, p1, a1)
+      const x2 = (a2 === null || a2 === undefined) && p2.nullable ? p2.empty : value(io, p2, a2)
+      const x3 = (a3 === null || a3 === undefined) && p3.nullable ? p3.empty : value(io, p3, a3)
+      let r
+      if (!hasOut) {
+        try { r = fn(x0, x1, x2, x3) } catch (err) { return refuse(c, err) }
+        return noOutput(c, r)
+      }
+      const t = io.target(size(c, pick(outOf, x0, x1, x2, x3)), outSlot)
+      try { r = fn(t, x0, x1, x2, x3) } catch (err) { return refuse(c, err) }
+      if (c.openStyle && r === false) throw new Error(c.fail)
+      return code === UINT8ARRAY ? io.take(t) : io.takeAs(t, code)
+    }
   },
-  (c, P) => function (a0, a1, a2, a3, a4, f0) {
-    const code = fmt(c, f0)
-    const x0 = value(c.io, P[0], a0)
-    const x1 = value(c.io, P[1], a1)
-    const x2 = value(c.io, P[2], a2)
-    const x3 = value(c.io, P[3], a3)
-    const x4 = value(c.io, P[4], a4)
-    const t = c.out === null ? null : target(c, P, pick(c.out.of, x0, x1, x2, x3, x4))
-    let r
-    try { r = t === null ? c.fn(x0, x1, x2, x3, x4) : c.fn(t, x0, x1, x2, x3, x4) } catch (err) { return refuse(c, err) }
-    return finish(c, t, r, code)
+  (c, [p0, p1, p2, p3, p4]) => {
+    const { fn, io, hasFormat, hasOut, outSlot, outOf } = c
+    return function (a0, a1, a2, a3, a4, f0) {
+      const code = hasFormat ? formatCode(f0) : UINT8ARRAY
+      const x0 = (a0 === null || a0 === undefined) && p0.nullable ? p0.empty : value(io, p0, a0)
+      const x1 = (a1 === null || a1 === undefined) && p1.nullable ? p1.empty : value(io, p1, a1)
+      const x2 = (a2 === null || a2 === undefined) && p2.nullable ? p2.empty : value(io, p2, a2)
+      const x3 = (a3 === null || a3 === undefined) && p3.nullable ? p3.empty : value(io, p3, a3)
+      const x4 = (a4 === null || a4 === undefined) && p4.nullable ? p4.empty : value(io, p4, a4)
+      let r
+      if (!hasOut) {
+        try { r = fn(x0, x1, x2, x3, x4) } catch (err) { return refuse(c, err) }
+        return noOutput(c, r)
+      }
+      const t = io.target(size(c, pick(outOf, x0, x1, x2, x3, x4)), outSlot)
+      try { r = fn(t, x0, x1, x2, x3, x4) } catch (err) { return refuse(c, err) }
+      if (c.openStyle && r === false) throw new Error(c.fail)
+      return code === UINT8ARRAY ? io.take(t) : io.takeAs(t, code)
+    }
   },
-  (c, P) => function (a0, a1, a2, a3, a4, a5, f0) {
-    const code = fmt(c, f0)
-    const x0 = value(c.io, P[0], a0)
-    const x1 = value(c.io, P[1], a1)
-    const x2 = value(c.io, P[2], a2)
-    const x3 = value(c.io, P[3], a3)
-    const x4 = value(c.io, P[4], a4)
-    const x5 = value(c.io, P[5], a5)
-    const t = c.out === null ? null : target(c, P, pick(c.out.of, x0, x1, x2, x3, x4, x5))
-    let r
-    try { r = t === null ? c.fn(x0, x1, x2, x3, x4, x5) : c.fn(t, x0, x1, x2, x3, x4, x5) } catch (err) { return refuse(c, err) }
-    return finish(c, t, r, code)
+  (c, [p0, p1, p2, p3, p4, p5]) => {
+    const { fn, io, hasFormat, hasOut, outSlot, outOf } = c
+    return function (a0, a1, a2, a3, a4, a5, f0) {
+      const code = hasFormat ? formatCode(f0) : UINT8ARRAY
+      const x0 = (a0 === null || a0 === undefined) && p0.nullable ? p0.empty : value(io, p0, a0)
+      const x1 = (a1 === null || a1 === undefined) && p1.nullable ? p1.empty : value(io, p1, a1)
+      const x2 = (a2 === null || a2 === undefined) && p2.nullable ? p2.empty : value(io, p2, a2)
+      const x3 = (a3 === null || a3 === undefined) && p3.nullable ? p3.empty : value(io, p3, a3)
+      const x4 = (a4 === null || a4 === undefined) && p4.nullable ? p4.empty : value(io, p4, a4)
+      const x5 = (a5 === null || a5 === undefined) && p5.nullable ? p5.empty : value(io, p5, a5)
+      let r
+      if (!hasOut) {
+        try { r = fn(x0, x1, x2, x3, x4, x5) } catch (err) { return refuse(c, err) }
+        return noOutput(c, r)
+      }
+      const t = io.target(size(c, pick(outOf, x0, x1, x2, x3, x4, x5)), outSlot)
+      try { r = fn(t, x0, x1, x2, x3, x4, x5) } catch (err) { return refuse(c, err) }
+      if (c.openStyle && r === false) throw new Error(c.fail)
+      return code === UINT8ARRAY ? io.take(t) : io.takeAs(t, code)
+    }
   }
 ]
 
