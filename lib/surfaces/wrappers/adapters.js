@@ -3,7 +3,7 @@
 // helpers (codecs, comparisons, padding), functions that take or return strings, and the few
 // places where its conditions differ from the raw layer's.
 const { Buffer } = require('buffer')
-const { formatCode, encode, encodeAs, bytesOf, numberOf, describe, inputTypeError, lengthError, FORMATS, UINT8ARRAY } = require('./io')
+const { formatCode, encode, encodeAs, bytesOf, numberOf, describe, inputTypeError, lengthError, FORMATS } = require('./io')
 
 const BASE64_VARIANTS = Object.freeze({ ORIGINAL: 1, ORIGINAL_NO_PADDING: 3, URLSAFE: 5, URLSAFE_NO_PADDING: 7 })
 const textEncoder = new TextEncoder()
@@ -275,6 +275,3 @@ module.exports = function adapters (api, binding, io, built) {
   api.base64_variants = BASE64_VARIANTS
   return api
 }
-
-module.exports.BASE64_VARIANTS = BASE64_VARIANTS
-module.exports.UINT8ARRAY = UINT8ARRAY

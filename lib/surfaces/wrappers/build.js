@@ -347,10 +347,9 @@ function convertOther (p, x, call) {
 }
 
 // --- the direct templates ---------------------------------------------------------------------
-// value(): one parameter converted for the raw call; size(): the output's length; refuse(): a
-// raw error turned into the caller's; finish(): the result.
-// Kept small so the templates can inline it for every parameter: bytes parameters here, the
-// rest (null optional bytes, ignored nsec, numbers, states) in valueOther.
+// value(): one parameter converted for the raw call, kept small so a template can inline it for
+// every parameter: bytes parameters here, the rest (null optional bytes, ignored nsec, numbers,
+// states) in valueOther.
 function value (io, p, x) {
   if (p.kind === IN || (p.kind === OPT && x !== null && x !== undefined)) {
     const v = io.input(x, p.slot, p.name)
