@@ -1,4 +1,4 @@
 'use strict'
-// require('natrium'). Until the libsodium-wrappers-compatible API lands, this is the raw backend
-// contract (sodium-native's conventions) plus `backend`.
-module.exports = require('./sodium-native')
+// require('natrium'): the libsodium-wrappers-compatible main API on whichever backend loads
+// (NATRIUM_BACKEND=native|wasm forces one). Synchronous: no need to await `ready`.
+module.exports = require('./surfaces/wrappers')(require('./loader').load())

@@ -103,6 +103,24 @@ static napi_value nat_crypto_core_ed25519_from_uniform(napi_env env, napi_callba
   RETURN_OK(crypto_core_ed25519_from_uniform(p, r));
 }
 
+/* Elligator 2 map of 64 uniform bytes. Deprecated in libsodium's header but still exported, and
+ * libsodium-wrappers 0.8.4 (whose API natrium's main surface reproduces) has it. h is read whole
+ * before p is written, so the two may share bytes. */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+static napi_value nat_crypto_core_ed25519_from_hash(napi_env env, napi_callback_info info) {
+  ARGS(2);
+  OUT(p, 0); BUF(h, 1);
+  LEN_EQ(p, crypto_core_ed25519_BYTES);
+  LEN_EQ(h, crypto_core_ed25519_HASHBYTES);
+  RETURN_OK(crypto_core_ed25519_from_hash(p, h));
+}
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
 /* RFC 9496's hash-to-group map of 64 uniform bytes. */
 static napi_value nat_crypto_core_ristretto255_from_hash(napi_env env, napi_callback_info info) {
   ARGS(2);
@@ -256,6 +274,7 @@ NAT_FAMILY(core,
   /* crypto_core_ed25519 */
   NAT_GROUP_FNS(crypto_core_ed25519),
   FN(crypto_core_ed25519_from_uniform),
+  FN(crypto_core_ed25519_from_hash),
   /* crypto_core_ristretto255 */
   NAT_GROUP_FNS(crypto_core_ristretto255),
   FN(crypto_core_ristretto255_from_hash),

@@ -78,7 +78,8 @@ const ri = 'crypto_core_ristretto255'
 
 module.exports = {
   ...group(ed, {
-    [`${ed}_from_uniform`]: { args: [out('p', fixed(`${ed}_BYTES`)), buf('r', fixed(`${ed}_UNIFORMBYTES`))], returns: 'void' }
+    [`${ed}_from_uniform`]: { args: [out('p', fixed(`${ed}_BYTES`)), buf('r', fixed(`${ed}_UNIFORMBYTES`))], returns: 'void' },
+    [`${ed}_from_hash`]: { args: [out('p', fixed(`${ed}_BYTES`)), buf('h', fixed(`${ed}_HASHBYTES`))], returns: 'void' }
   }),
   ...group(ri, {
     [`${ri}_from_hash`]: { args: [out('p', fixed(`${ri}_BYTES`)), buf('r', fixed(`${ri}_HASHBYTES`))], returns: 'void' },

@@ -1,0 +1,36 @@
+'use strict'
+// The main API (require('natrium')): libsodium-wrappers(-sumo) 0.8.4's API, synchronous from the
+// first line, over a raw backend. Results are new Uint8Arrays (or strings, with the optional
+// trailing outputFormat), inputs are Uint8Arrays or UTF-8 strings, failures throw as in
+// libsodium-wrappers. Most functions are built from the symbol table (wrappers/spec.js,
+// wrappers/build.js); the rest are small adapters (wrappers/adapters.js) and natrium's additions
+// (wrappers/extras.js). See docs/api.md.
+const defs = require('./wrappers/spec')
+const { build, StateAddress } = require('./wrappers/build')
+const { nativeIO, wasmIO } = require('./wrappers/io')
+const adapters = require('./wrappers/adapters')
+const extras = require('./wrappers/extras')
+
+// Constants every surface shares, minus sodium-native's own (sn_*).
+function constants (binding) {
+  const out = {}
+  for (const [name, value] of Object.entries(binding)) {
+    if (typeof value !== 'function' && !name.startsWith('sn_')) out[name] = value
+  }
+  return out
+}
+
+module.exports = function wrappers ({ name, binding }) {
+  const io = name === 'native' ? nativeIO() : wasmIO()
+  const api = constants(binding)
+  const built = {}
+  for (const [fname, def] of Object.entries(defs)) built[fname] = api[fname] = build(fname, def, binding, io)
+  adapters(api, binding, io, built)
+  extras(api, binding, name === 'native')
+
+  // Code written for libsodium-wrappers awaits this; here everything is ready at require time.
+  api.ready = Promise.resolve()
+  Object.defineProperty(api, 'backend', { value: name, enumerable: false })
+  Object.defineProperty(api, 'StateAddress', { value: StateAddress, enumerable: false })
+  return api
+}
