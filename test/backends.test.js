@@ -333,7 +333,7 @@ if (!both) {
       const child = (backend, code) => execFileSync(process.execPath, ['-e', code], {
         cwd: root, env: Object.assign({}, process.env, { NATRIUM_BACKEND: backend }), encoding: 'utf8', stdio: 'pipe'
       }).trim()
-      const probe = `const s = require('./'); const k = new Uint8Array(32).fill(1), n = new Uint8Array(24).fill(2)
+      const probe = `const s = require('./lib/sodium-native'); const k = new Uint8Array(32).fill(1), n = new Uint8Array(24).fill(2)
         const c = new Uint8Array(19); s.crypto_aead_xchacha20poly1305_ietf_encrypt(c, Buffer.from('abc'), null, null, n, k)
         console.log(s.backend, Buffer.from(c).toString('hex'))`
       it('wasm and native load what was asked and agree', () => {

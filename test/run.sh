@@ -4,7 +4,9 @@
 # (e.g. npm test -- --grep aead).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -f build/Release/natrium.node ]; then
+# Both backends are required: a missing one fails the run instead of being skipped.
+export NATRIUM_TEST_BACKENDS=${NATRIUM_TEST_BACKENDS:-native,wasm}
+if [ ! -f build/Release/natrium.node ] || [ ! -f lib/natrium.wasm ]; then
   npm run build >&2 || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 fi
 exec npx --no-install mocha --reporter test/reporter.js --timeout 120000 'test/**/*.test.js' "$@"

@@ -6,15 +6,11 @@ const assert = require('assert')
 const crypto = require('crypto')
 const lsw = require('libsodium-wrappers-sumo')
 const { backends, random } = require('./helpers')
-const simulateWasm = require('./wasm-sim')
 const wrappers = require('../lib/surfaces/wrappers')
 const { load } = require('../lib/loader')
 
-// each backend that loads, and the wasm code path on the native binding until wasm lands
+// every backend under test
 const targets = backends.map(({ name }) => ({ name, make: () => wrappers(load(name)) }))
-if (!backends.some((b) => b.name === 'wasm') && backends.some((b) => b.name === 'native')) {
-  targets.push({ name: 'wasm-simulated', make: () => wrappers({ name: 'wasm', binding: simulateWasm(load('native').binding) }) })
-}
 
 const hex = (b) => Buffer.from(b).toString('hex')
 const both = (nat, f) => {

@@ -11,15 +11,11 @@
 const assert = require('assert')
 const lsw = require('libsodium-wrappers-sumo')
 const { backends } = require('./helpers')
-const simulateWasm = require('./wasm-sim')
 const wrappers = require('../lib/surfaces/wrappers')
 const { load } = require('../lib/loader')
 
-// each backend that loads, and the wasm code path on the native binding until wasm lands
+// every backend under test
 const targets = backends.map(({ name }) => ({ name, make: () => wrappers(load(name)) }))
-if (!backends.some((b) => b.name === 'wasm') && backends.some((b) => b.name === 'native')) {
-  targets.push({ name: 'wasm-simulated', make: () => wrappers({ name: 'wasm', binding: simulateWasm(load('native').binding) }) })
-}
 const makeCases = require('./wrappers-cases')
 
 // functions libsodium-wrappers gives no trailing outputFormat
@@ -150,7 +146,7 @@ describe('main API: libsodium-wrappers-sumo 0.8.4 compatibility', function () {
       it('ready is an already-resolved Promise; backend names the backend', async () => {
         assert.ok(nat.ready instanceof Promise)
         assert.strictEqual(await nat.ready, undefined)
-        assert.strictEqual(nat.backend, backend.replace('-simulated', ''))
+        assert.strictEqual(nat.backend, backend)
         assert.ok(!Object.keys(nat).includes('backend'))
       })
 
