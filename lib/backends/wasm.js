@@ -322,4 +322,7 @@ for (let i = 0, n = wasm.nat_constant_count(); i < n; i++) {
   binding[name] = string !== 0 ? cString(string) : wasm.nat_constant_number(i)
 }
 
+// For tests and diagnostics only (not enumerable, so the surfaces do not copy it): linear memory size.
+Object.defineProperty(binding, 'natrium_wasm_memory_bytes', { value: () => memory.buffer.byteLength })
+
 module.exports = binding
