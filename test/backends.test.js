@@ -6,10 +6,9 @@
 const assert = require('assert')
 const crypto = require('crypto')
 const path = require('path')
-const { execFileSync } = require('child_process')
 const { load } = require('../lib/loader')
 const { symbols } = require('../lib/symbols')
-const { random, toHex } = require('./helpers')
+const { random, toHex, execNode } = require('./helpers')
 const { constant, wellFormed } = require('./table-args')
 
 const root = path.join(__dirname, '..')
@@ -330,8 +329,8 @@ if (!both) {
     })
 
     describe('NATRIUM_BACKEND picks the backend in a fresh process', () => {
-      const child = (backend, code) => execFileSync(process.execPath, ['-e', code], {
-        cwd: root, env: Object.assign({}, process.env, { NATRIUM_BACKEND: backend }), encoding: 'utf8', stdio: 'pipe'
+      const child = (backend, code) => execNode(['-e', code], {
+        cwd: root, env: Object.assign({}, process.env, { NATRIUM_BACKEND: backend }), stdio: 'pipe'
       }).trim()
       const probe = `const s = require('./lib/sodium-native'); const k = new Uint8Array(32).fill(1), n = new Uint8Array(24).fill(2)
         const c = new Uint8Array(19); s.crypto_aead_xchacha20poly1305_ietf_encrypt(c, Buffer.from('abc'), null, null, n, k)

@@ -6,6 +6,7 @@
 const fs = require('fs')
 const path = require('path')
 const crypto = require('crypto')
+const { spawnSync } = require('child_process')
 const { load, BACKENDS } = require('../lib/loader')
 const sodiumNative = require('../lib/surfaces/sodium-native')
 
@@ -43,4 +44,25 @@ function vectors (file) {
   return JSON.parse(fs.readFileSync(path.join(__dirname, 'vectors', file), 'utf8'))
 }
 
-module.exports = { backends, hex, toHex, random, wycheproof, vectors }
+// Runs this Node in a child process. Under qemu-user (npm run test:arm64) binaries of this arch,
+// node included, start through qemu too (NATRIUM_TEST_EMULATOR holds the command).
+const emulator = (process.env.NATRIUM_TEST_EMULATOR || '').split(' ').filter(Boolean)
+function spawnNode (args, opts) {
+  return emulator.length
+    ? spawnSync(emulator[0], [...emulator.slice(1), process.execPath, ...args], opts)
+    : spawnSync(process.execPath, args, opts)
+}
+
+// Like execFileSync: the child's stdout, or an Error carrying its output when it fails.
+function execNode (args, opts = {}) {
+  const r = spawnNode(args, Object.assign({ encoding: 'utf8', maxBuffer: 64 << 20 }, opts))
+  if (r.error) throw r.error
+  if (r.status !== 0) {
+    const err = new Error(`Command failed: node ${args.join(' ')}\n${r.stdout}${r.stderr}`)
+    Object.assign(err, { status: r.status, stdout: r.stdout, stderr: r.stderr })
+    throw err
+  }
+  return r.stdout
+}
+
+module.exports = { backends, hex, toHex, random, wycheproof, vectors, emulator, spawnNode, execNode }

@@ -9,13 +9,9 @@ const os = require('os')
 const path = require('path')
 const { execFileSync, spawnSync } = require('child_process')
 const { libc } = require('../lib/loader')
+const { emulator, spawnNode } = require('./helpers')
 
 const root = path.join(__dirname, '..')
-// Under qemu-user (npm run test:arm64) binaries of this arch, node included, start through qemu too.
-const emulator = (process.env.NATRIUM_TEST_EMULATOR || '').split(' ').filter(Boolean)
-const spawnNode = (args, opts) => emulator.length
-  ? spawnSync(emulator[0], [...emulator.slice(1), process.execPath, ...args], opts)
-  : spawnSync(process.execPath, args, opts)
 const platform = `${process.platform}-${process.arch}`
 const tag = libc() ? `.${libc()}` : ''
 const prebuild = path.join('prebuilds', platform, `natrium${tag}.node`)

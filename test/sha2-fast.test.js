@@ -13,7 +13,7 @@ const fs = require('fs')
 const path = require('path')
 const { spawn, spawnSync } = require('child_process')
 const SodiumNative = require('sodium-native')
-const { backends, toHex, random, vectors } = require('./helpers')
+const { backends, toHex, random, vectors, spawnNode } = require('./helpers')
 
 const CHILD = process.env.NATRIUM_SHA2_CHILD === '1'
 const BYTES = { sha256: 32, sha512: 64 }
@@ -293,7 +293,7 @@ describe('sha2-fast dispatch', function () {
     this.timeout(120000)
     const mocha = require.resolve('mocha/bin/mocha.js')
     const env = { ...process.env, NATRIUM_DISABLE_SIMD: '1', NATRIUM_SHA2_CHILD: '1', NATRIUM_TEST_BACKENDS: 'native' }
-    const r = spawnSync(process.execPath, [mocha, '--reporter', 'dot', '--timeout', '120000', __filename], { env, encoding: 'utf8' })
+    const r = spawnNode([mocha, '--reporter', 'dot', '--timeout', '120000', __filename], { env, encoding: 'utf8' })
     assert.strictEqual(r.status, 0, r.stdout + r.stderr)
     assert.match(r.stdout, /(\d+) passing/)
     assert.doesNotMatch(r.stdout, /failing/)

@@ -5,14 +5,13 @@
 const assert = require('assert')
 const fs = require('fs')
 const path = require('path')
-const { execFileSync } = require('child_process')
 const { outputs } = require('../scripts/generate')
-const { backends } = require('./helpers')
+const { backends, execNode } = require('./helpers')
 
 const root = path.join(__dirname, '..')
 
 function node (args, env = {}) {
-  return execFileSync(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' })
+  return execNode(args, { cwd: root, env: { ...process.env, ...env } })
 }
 
 describe('main API package', function () {
