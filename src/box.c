@@ -12,24 +12,7 @@
 
 /* Key pairs and the precomputed shared key: the same three functions for every box. */
 #define NAT_BOX_KEYS(P)                                                                      \
-  static napi_value nat_##P##_keypair(napi_env env, napi_callback_info info) {               \
-    ARGS(2);                                                                                 \
-    OUT(pk, 0); OUT(sk, 1);                                                                  \
-    LEN_EQ(pk, P##_PUBLICKEYBYTES);                                                          \
-    LEN_EQ(sk, P##_SECRETKEYBYTES);                                                          \
-    NO_ALIAS(pk, sk);                                                                        \
-    RETURN_OK(P##_keypair(pk, sk));                                                          \
-  }                                                                                          \
-                                                                                             \
-  static napi_value nat_##P##_seed_keypair(napi_env env, napi_callback_info info) {          \
-    ARGS(3);                                                                                 \
-    OUT(pk, 0); OUT(sk, 1); BUF(seed, 2);                                                    \
-    LEN_EQ(pk, P##_PUBLICKEYBYTES);                                                          \
-    LEN_EQ(sk, P##_SECRETKEYBYTES);                                                          \
-    LEN_EQ(seed, P##_SEEDBYTES);                                                             \
-    NO_ALIAS(pk, sk);                                                                        \
-    RETURN_OK(P##_seed_keypair(pk, sk, seed));                                               \
-  }                                                                                          \
+  NAT_KEYPAIRS(P, )                                                                          \
                                                                                              \
   /* Fails (throws) when pk has small order: the shared secret would be all zeros. */        \
   static napi_value nat_##P##_beforenm(napi_env env, napi_callback_info info) {              \
@@ -159,24 +142,7 @@ NAT_BOX_KEYS(crypto_box_curve25519xsalsa20poly1305)
 /* crypto_kx: key pairs, then session keys. Either rx or tx may be null (sodium-native; libsodium
  * then derives only the other), never both: libsodium aborts on that. One buffer for both would
  * silently give the same key to both directions, so rx and tx must not share a byte. */
-static napi_value nat_crypto_kx_keypair(napi_env env, napi_callback_info info) {
-  ARGS(2);
-  OUT(pk, 0); OUT(sk, 1);
-  LEN_EQ(pk, crypto_kx_PUBLICKEYBYTES);
-  LEN_EQ(sk, crypto_kx_SECRETKEYBYTES);
-  NO_ALIAS(pk, sk);
-  RETURN_OK(crypto_kx_keypair(pk, sk));
-}
-
-static napi_value nat_crypto_kx_seed_keypair(napi_env env, napi_callback_info info) {
-  ARGS(3);
-  OUT(pk, 0); OUT(sk, 1); BUF(seed, 2);
-  LEN_EQ(pk, crypto_kx_PUBLICKEYBYTES);
-  LEN_EQ(sk, crypto_kx_SECRETKEYBYTES);
-  LEN_EQ(seed, crypto_kx_SEEDBYTES);
-  NO_ALIAS(pk, sk);
-  RETURN_OK(crypto_kx_seed_keypair(pk, sk, seed));
-}
+NAT_KEYPAIRS(crypto_kx, )
 
 /* Fails (throws) when the peer's public key has small order. */
 #define NAT_KX_SESSION_KEYS(side, peer)                                                      \

@@ -12,26 +12,7 @@
 /* libsodium writes outputs while it still reads inputs (ct while it reads pk, ss while it reads
  * ct), so no output may share a byte with any other argument. */
 #define NAT_KEM(p)                                                                            \
-  static napi_value nat_##p##_keypair(napi_env env, napi_callback_info info) {                \
-    ARGS(2);                                                                                  \
-    OUT(pk, 0); OUT(sk, 1);                                                                   \
-    LEN_EQ(pk, p##_PUBLICKEYBYTES);                                                           \
-    LEN_EQ(sk, p##_SECRETKEYBYTES);                                                           \
-    NO_ALIAS(pk, sk);                                                                         \
-    RETURN_OK(p##_keypair(pk, sk));                                                           \
-  }                                                                                           \
-                                                                                              \
-  static napi_value nat_##p##_seed_keypair(napi_env env, napi_callback_info info) {           \
-    ARGS(3);                                                                                  \
-    OUT(pk, 0); OUT(sk, 1); BUF(seed, 2);                                                     \
-    LEN_EQ(pk, p##_PUBLICKEYBYTES);                                                           \
-    LEN_EQ(sk, p##_SECRETKEYBYTES);                                                           \
-    LEN_EQ(seed, p##_SEEDBYTES);                                                              \
-    NO_ALIAS(pk, sk);                                                                         \
-    NO_ALIAS(pk, seed);                                                                       \
-    NO_ALIAS(sk, seed);                                                                       \
-    RETURN_OK(p##_seed_keypair(pk, sk, seed));                                                \
-  }                                                                                           \
+  NAT_KEYPAIRS(p, NAT_SEED_APART)                                                             \
                                                                                               \
   static napi_value nat_##p##_enc(napi_env env, napi_callback_info info) {                    \
     ARGS(3);                                                                                  \

@@ -218,6 +218,32 @@ napi_value nat_async(napi_env env, napi_value *keep, size_t nkeep, nat_work_fn w
                      size_t ctx_size, bool as_bool, const char *fail);
 #endif
 
+/* p_keypair(pk, sk) and p_seed_keypair(pk, sk, seed) for a primitive with p_PUBLICKEYBYTES,
+ * p_SECRETKEYBYTES and p_SEEDBYTES (box, kx, sign, kem). seed_checks: NAT_SEED_APART where
+ * libsodium writes an output before it has read all of seed, else nothing. */
+#define NAT_KEYPAIRS(p, seed_checks)                                                      \
+  static napi_value nat_##p##_keypair(napi_env env, napi_callback_info info) {            \
+    ARGS(2);                                                                              \
+    OUT(pk, 0); OUT(sk, 1);                                                               \
+    LEN_EQ(pk, p##_PUBLICKEYBYTES);                                                       \
+    LEN_EQ(sk, p##_SECRETKEYBYTES);                                                       \
+    NO_ALIAS(pk, sk);                                                                     \
+    RETURN_OK(p##_keypair(pk, sk));                                                       \
+  }                                                                                       \
+                                                                                          \
+  static napi_value nat_##p##_seed_keypair(napi_env env, napi_callback_info info) {       \
+    ARGS(3);                                                                              \
+    OUT(pk, 0); OUT(sk, 1); BUF(seed, 2);                                                 \
+    LEN_EQ(pk, p##_PUBLICKEYBYTES);                                                       \
+    LEN_EQ(sk, p##_SECRETKEYBYTES);                                                       \
+    LEN_EQ(seed, p##_SEEDBYTES);                                                          \
+    NO_ALIAS(pk, sk);                                                                     \
+    seed_checks                                                                           \
+    RETURN_OK(p##_seed_keypair(pk, sk, seed));                                            \
+  }
+
+#define NAT_SEED_APART NO_ALIAS(sk, seed); NO_ALIAS(pk, seed);
+
 /* Each family file ends with NAT_FAMILY(name, FN(a), FN(b), ...): its export table, which
  * src/init.c (native) or src/wasm.c (wasm) registers. */
 typedef struct nat_family {

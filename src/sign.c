@@ -16,27 +16,8 @@
   } while (0)
 
 #define NAT_SIGN(p)                                                                             \
-  static napi_value nat_##p##_keypair(napi_env env, napi_callback_info info) {                  \
-    ARGS(2);                                                                                    \
-    OUT(pk, 0); OUT(sk, 1);                                                                     \
-    LEN_EQ(pk, p##_PUBLICKEYBYTES);                                                             \
-    LEN_EQ(sk, p##_SECRETKEYBYTES);                                                             \
-    NO_ALIAS(pk, sk);                                                                           \
-    RETURN_OK(p##_keypair(pk, sk));                                                             \
-  }                                                                                             \
-                                                                                                \
   /* libsodium writes sk before it has read all of seed, and pk before it copies it into sk. */ \
-  static napi_value nat_##p##_seed_keypair(napi_env env, napi_callback_info info) {             \
-    ARGS(3);                                                                                    \
-    OUT(pk, 0); OUT(sk, 1); BUF(seed, 2);                                                       \
-    LEN_EQ(pk, p##_PUBLICKEYBYTES);                                                             \
-    LEN_EQ(sk, p##_SECRETKEYBYTES);                                                             \
-    LEN_EQ(seed, p##_SEEDBYTES);                                                                \
-    NO_ALIAS(pk, sk);                                                                           \
-    NO_ALIAS(sk, seed);                                                                         \
-    NO_ALIAS(pk, seed);                                                                         \
-    RETURN_OK(p##_seed_keypair(pk, sk, seed));                                                  \
-  }                                                                                             \
+  NAT_KEYPAIRS(p, NAT_SEED_APART)                                                               \
                                                                                                 \
   /* libsodium moves m into sm before signing, so m may overlap sm; sk must not. */             \
   static napi_value nat_##p(napi_env env, napi_callback_info info) {                            \
