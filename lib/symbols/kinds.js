@@ -18,7 +18,8 @@
 // Length rules name constants, never embed code:
 //   fixed(C)        exactly C bytes                   C: constant name or number
 //   plus(a, C)      a's length + C                    minus(a, C): a's length - C
-//   same(a)         a's length
+//   same(a)         a's length                        twice(a): 2 × a's length (hex)
+//   base64(a, v)    sodium_base64_encoded_len(a's length, the value of num argument v) - 1
 //   atLeast(C)      at least C bytes                  atMost(C), between(C1, C2)
 const arg = (kind) => (name, len, extra) => Object.assign({ name, kind }, len === undefined ? {} : { len }, extra)
 
@@ -35,6 +36,8 @@ module.exports = {
   plus: (a, c) => ({ of: a, plus: c }),
   minus: (a, c) => ({ of: a, minus: c }),
   same: (a) => ({ of: a, plus: 0 }),
+  twice: (a) => ({ of: a, times: 2 }),
+  base64: (a, v) => ({ of: a, base64: v }),
   atLeast: (c) => ({ min: c }),
   atMost: (c) => ({ max: c }),
   between: (lo, hi) => ({ min: lo, max: hi })

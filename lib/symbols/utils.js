@@ -5,13 +5,8 @@
 //   - a num bound may be a length rule (same('n') = "at most n's length"); the contract test only
 //     ever calls with range[0] or `example`, so such bounds document the C checks;
 //   - `optional: true` on a num: undefined or null stand for "not given" (sodium_is_zero's nlen);
-//   - two output lengths: twice(a) = 2 * a's length (hex), and base64(a, v) =
-//     sodium_base64_encoded_len(a's length, the value of argument v) - 1 (no NUL);
 //   - returns 'buffer': sodium_malloc returns a Buffer (native only).
-const { out, buf, opt, num, fixed, same } = require('./kinds')
-
-const twice = (a) => ({ of: a, times: 2 })
-const base64 = (a, v) => ({ of: a, base64: v })
+const { out, buf, opt, num, fixed, same, twice, base64 } = require('./kinds')
 
 const u32 = [0, 0xffffffff]
 const variant = Object.assign(num('variant', ['sodium_base64_VARIANT_ORIGINAL', 'sodium_base64_VARIANT_URLSAFE_NO_PADDING']),
