@@ -1,8 +1,9 @@
 /* Differential test of src/crypto/xchacha20poly1305.c against libsodium, in C, so it can run under
  * ASan/UBSan and valgrind (test/c/run.sh builds it both ways, with the SIMD/128-bit code and with
- * -DNAT_XCHACHA20POLY1305_PORTABLE, the code wasm32 runs). The source is included, not linked, to
- * reach its static parts: each keystream kernel and the Poly1305 on chosen keys. Exits non-zero
- * on the first difference. */
+ * -DNAT_XCHACHA20POLY1305_PORTABLE, the 26-bit Poly1305 wasm32 runs) and for wasm32 itself
+ * (WASM32_SODIUM=...: the SIMD128 kernels and the long-message path). The source is included, not
+ * linked, to reach its static parts: each keystream kernel and the Poly1305 on chosen keys. Exits
+ * non-zero on the first difference. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -59,22 +60,73 @@ static void test_keystream(void) {
   }
 }
 
+#if defined(NAT_XCHACHA_SIMD128)
+/* The four-block kernel (wasm32) vs libsodium's XChaCha20 stream: blocks 0..15 in four calls,
+ * the first three through chacha20_x4_keystream, the last XORed onto a message. */
+static void test_keystream_x4(void) {
+  unsigned char k[32], npub[24], msg[256], ours[1024], ref[1024];
+  for (int trial = 0; trial < 2000; trial++) {
+    v128_t s[16];
+    fill(k, sizeof k, trial & 1);
+    fill(npub, sizeof npub, trial & 1);
+    fill(msg, sizeof msg, 0);
+    crypto_stream_xchacha20(ref, sizeof ref, npub, k);
+    chacha20_x4_init(s, npub, k);
+    for (int i = 0; i < 3; i++) chacha20_x4_keystream(ours + 256 * i, s);
+    chacha20_x4_xor(ours + 768, msg, s);
+    for (int i = 0; i < 256; i++) ours[768 + i] ^= msg[i];
+    CHECK(memcmp(ours, ref, sizeof ref) == 0, "four-block keystream, trial %d", trial);
+  }
+}
+#endif
+
+/* Our Poly1305 over nblocks whole blocks. With pre >= 0 (wasm32 only), the four-lane code takes
+ * the largest multiple of 4 blocks after the first pre, the scalar code the rest. */
+static void our_poly1305(unsigned char tag[16], const unsigned char key[32],
+                         const unsigned char *msg, size_t nblocks, int pre) {
+  poly1305 st;
+  poly1305_init(&st, key);
+#if defined(NAT_XCHACHA_SIMD128)
+  if (pre >= 0 && nblocks >= (size_t) pre + 4) {
+    const size_t quads = (nblocks - (size_t) pre) / 4;
+    poly1305_x4 px;
+    poly1305_blocks(&st, msg, (size_t) pre);
+    poly1305_x4_begin(&px, &st, msg + 16 * pre);
+    poly1305_x4_blocks(&px, msg + 16 * pre + 64, 4 * (quads - 1));
+    poly1305_x4_end(&px, &st);
+    poly1305_blocks(&st, msg + 16 * (pre + 4 * quads), nblocks - (size_t) pre - 4 * quads);
+    poly1305_finish(&st, tag);
+    return;
+  }
+#endif
+  (void) pre;
+  poly1305_blocks(&st, msg, nblocks);
+  poly1305_finish(&st, tag);
+}
+
+/* The variants of our Poly1305 this build has: -1 scalar; on wasm32 also 0..5 (four-lane). */
+#if defined(NAT_XCHACHA_SIMD128)
+#define POLY_VARIANTS 7
+#else
+#define POLY_VARIANTS 1
+#endif
+
 /* Our Poly1305 vs libsodium's on whole blocks (where both set the 2^128 bit on every block), with
  * keys and messages full of 0xff to reach the carries and the final subtraction of p. */
 static void test_poly1305(void) {
   unsigned char key[32], msg[16 * 40], ours[16], ref[16];
   for (int trial = 0; trial < 20000; trial++) {
     const size_t nblocks = (size_t) randombytes_uniform(41);
-    poly1305 st;
     fill(key, sizeof key, trial & 1);
     fill(msg, sizeof msg, trial & 1);
     if (trial % 7 == 0) memset(msg, 0xff, sizeof msg);
     if (trial % 11 == 0) memset(key, 0xff, sizeof key);
-    poly1305_init(&st, key);
-    poly1305_blocks(&st, msg, nblocks);
-    poly1305_finish(&st, ours);
     crypto_onetimeauth_poly1305(ref, msg, 16 * nblocks, key);
-    CHECK(memcmp(ours, ref, 16) == 0, "poly1305, %zu blocks, trial %d", nblocks, trial);
+    for (int pre = -1; pre < POLY_VARIANTS - 1; pre++) {
+      our_poly1305(ours, key, msg, nblocks, pre);
+      CHECK(memcmp(ours, ref, 16) == 0, "poly1305, %zu blocks, pre %d, trial %d", nblocks, pre,
+            trial);
+    }
   }
 }
 
@@ -83,11 +135,10 @@ static void test_poly1305(void) {
  * (folded mod 2^130 - 5): n blocks adding up to 2^128 - 1 - t, or all 0xff, put h right at
  * 2^130 - 1 - t, p and 2^130 + 2^128 - 1 - t, where every carry and the subtraction happen. */
 static void test_poly1305_carries(void) {
-  unsigned char key[32] = {1}, msg[16 * 8], ours[16], ref[16];
-  for (size_t n = 1; n <= 8; n++) {
+  unsigned char key[32] = {1}, msg[16 * 12], ours[16], ref[16];
+  for (size_t n = 1; n <= 12; n++) {
     for (unsigned t = 0; t < 12; t++) {
       for (size_t split = 0; split <= n; split++) {
-        poly1305 st;
         if (split == n) {
           memset(msg, 0xff, sizeof msg);
         } else {
@@ -96,12 +147,12 @@ static void test_poly1305_carries(void) {
         }
         msg[16 * (split % n)] = (unsigned char) (0xff - t);
         fill(key + 16, 16, (int) t & 1); /* s: the final addition's carries */
-        poly1305_init(&st, key);
-        poly1305_blocks(&st, msg, n);
-        poly1305_finish(&st, ours);
         crypto_onetimeauth_poly1305(ref, msg, 16 * n, key);
-        CHECK(memcmp(ours, ref, 16) == 0, "poly1305 carries, %zu blocks, t %u, split %zu", n, t,
-              split);
+        for (int pre = -1; pre < POLY_VARIANTS - 1; pre++) {
+          our_poly1305(ours, key, msg, n, pre);
+          CHECK(memcmp(ours, ref, 16) == 0, "poly1305 carries, %zu blocks, t %u, split %zu, pre %d",
+                n, t, split, pre);
+        }
       }
     }
   }
@@ -178,9 +229,11 @@ static void test_poly1305_finish_states(void) {
 
 /* Our AEAD vs libsodium's for one (mlen, adlen): combined and detached, both directions, in place,
  * NULL ad, and a tampered byte. */
+#define MAXLEN ((1U << 20) + 256)
+static unsigned char m[MAXLEN], c1[MAXLEN + ABYTES], c2[MAXLEN + ABYTES], out[MAXLEN + ABYTES];
+
 static void test_aead_once(size_t mlen, size_t adlen, int skewed) {
-  unsigned char k[32], npub[24], m[SMALL + 4096], ad[64], c1[SMALL + 4096 + ABYTES],
-    c2[sizeof c1], mac1[ABYTES], mac2[ABYTES], out[sizeof m];
+  unsigned char k[32], npub[24], ad[64], mac1[ABYTES], mac2[ABYTES];
   unsigned long long len1 = 1234, len2 = 5678;
 
   fill(k, sizeof k, skewed);
@@ -198,7 +251,7 @@ static void test_aead_once(size_t mlen, size_t adlen, int skewed) {
         adlen);
   CHECK(nat_xchacha20poly1305_ietf_encrypt(c2, NULL, m, mlen, adp, adlen, NULL, npub, k) == 0,
         "encrypt, NULL clen_p");
-  memset(out, 0xa5, sizeof out);
+  memset(out, 0xa5, mlen + 1);
   CHECK(nat_xchacha20poly1305_ietf_decrypt(out, &len2, NULL, c1, mlen + ABYTES, adp, adlen, npub,
                                            k) == 0, "decrypt mlen %zu adlen %zu", mlen, adlen);
   CHECK(len2 == mlen && memcmp(out, m, mlen) == 0 && out[mlen] == 0xa5, "decrypt output");
@@ -210,7 +263,7 @@ static void test_aead_once(size_t mlen, size_t adlen, int skewed) {
                                                     npub, k) == 0, "detached");
   CHECK(len1 == len2 && memcmp(c1, c2, mlen) == 0 && memcmp(mac1, mac2, ABYTES) == 0,
         "encrypt_detached mlen %zu adlen %zu", mlen, adlen);
-  memset(out, 0xa5, sizeof out);
+  memset(out, 0xa5, mlen + 1);
   CHECK(nat_xchacha20poly1305_ietf_decrypt_detached(out, NULL, c1, mlen, mac1, adp, adlen, npub,
                                                     k) == 0, "decrypt_detached");
   CHECK(memcmp(out, m, mlen) == 0 && out[mlen] == 0xa5, "decrypt_detached output");
@@ -230,14 +283,14 @@ static void test_aead_once(size_t mlen, size_t adlen, int skewed) {
   const size_t pos = (size_t) randombytes_uniform((uint32_t) total);
   unsigned char *target = pos < mlen + ABYTES ? c1 + pos : ad + (pos - mlen - ABYTES);
   *target ^= (unsigned char) (1U << randombytes_uniform(8));
-  memset(out, 0xa5, sizeof out);
+  memset(out, 0xa5, mlen + 1);
   len2 = 99;
   CHECK(nat_xchacha20poly1305_ietf_decrypt(out, &len2, NULL, c1, mlen + ABYTES, ad, adlen, npub,
                                            k) == -1, "tampered decrypt at %zu", pos);
   CHECK(crypto_aead_xchacha20poly1305_ietf_decrypt(out + 1, NULL, NULL, c1, mlen + ABYTES, ad,
                                                    adlen, npub, k) == -1, "ref agrees");
   CHECK(len2 == 0 && all_zero(out, mlen), "tampered decrypt leaves zeros, mlen %zu", mlen);
-  memset(out, 0xa5, sizeof out);
+  memset(out, 0xa5, mlen + 1);
   CHECK(nat_xchacha20poly1305_ietf_decrypt_detached(out, NULL, c1, mlen, c1 + mlen, ad, adlen,
                                                     npub, k) == -1 && all_zero(out, mlen),
         "tampered decrypt_detached at %zu", pos);
@@ -245,7 +298,7 @@ static void test_aead_once(size_t mlen, size_t adlen, int skewed) {
 
 /* Every byte position, for a few lengths: each single-bit flip must be refused. */
 static void test_tamper_everywhere(size_t mlen, size_t adlen) {
-  unsigned char k[32], npub[24], m[SMALL + 64], ad[128], c[SMALL + 64 + ABYTES], out[SMALL + 64];
+  unsigned char k[32], npub[24], ad[128], *c = c1;
   fill(k, sizeof k, 0);
   fill(npub, sizeof npub, 0);
   fill(m, mlen, 0);
@@ -258,7 +311,7 @@ static void test_tamper_everywhere(size_t mlen, size_t adlen) {
                                                           : k + (pos - mlen - ABYTES - adlen - 24);
     const unsigned char bit = (unsigned char) (1U << (pos % 8));
     *p ^= bit;
-    memset(out, 0xa5, sizeof out);
+    memset(out, 0xa5, mlen + 1);
     CHECK(nat_xchacha20poly1305_ietf_decrypt(out, NULL, NULL, c, mlen + ABYTES, ad, adlen, npub,
                                              k) == -1 && all_zero(out, mlen),
           "flip at %zu (mlen %zu adlen %zu)", pos, mlen, adlen);
@@ -279,17 +332,22 @@ int main(void) {
 #if defined(NAT_XCHACHA_AVX2)
          "AVX2", fused(0) ? "tested" : "no AVX2 here: libsodium's code runs",
 #elif defined(NAT_XCHACHA_SIMD128)
-         "SIMD128", "tested",
+         "SIMD128", "tested, and the four-block path for long messages",
 #else
          "portable", "tested",
 #endif
 #ifdef NAT_POLY1305_64
          "64-bit"
+#elif defined(NAT_XCHACHA_SIMD128)
+         "26-bit limb and four-lane"
 #else
          "26-bit limb"
 #endif
   );
   test_keystream();
+#if defined(NAT_XCHACHA_SIMD128)
+  test_keystream_x4();
+#endif
   test_poly1305();
   test_poly1305_carries();
   test_poly1305_finish_states();
@@ -298,9 +356,23 @@ int main(void) {
       for (size_t adlen = 0; adlen <= 40; adlen++) test_aead_once(mlen, adlen, skewed);
     }
   }
-  /* past the cutoff: libsodium's own code, reached through ours */
-  for (size_t mlen = SMALL + 65; mlen < SMALL + 4096; mlen += 97) test_aead_once(mlen, 13, 0);
-  const size_t tamper_lengths[] = {0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, SMALL - 1, SMALL};
+  /* past the cutoff: natively libsodium's own code, reached through ours; on wasm32 our streaming
+   * path, whose boundaries are 192 + multiples of 256 bytes (chacha20_x4) and multiples of 64
+   * (four Poly1305 blocks) */
+  for (size_t mlen = SMALL + 65; mlen <= SMALL + 1100; mlen++) {
+    test_aead_once(mlen, mlen % 41, (int) mlen & 1);
+  }
+  for (size_t base = 1024; base + 128 < MAXLEN; base += base / 2 + 64) {
+    for (size_t mlen = (base & ~(size_t) 63) - 65; mlen <= (base & ~(size_t) 63) + 65; mlen++) {
+      if (mlen % 64 <= 1 || mlen % 64 == 63) test_aead_once(mlen, 17, 0);
+    }
+  }
+  test_aead_once(1U << 20, 0, 0);
+  test_aead_once((1U << 20) + 191, 33, 1);
+  const size_t tamper_lengths[] = {0,         1,         15,        16,        17,
+                                   63,        64,        65,        127,       128,
+                                   129,       SMALL - 1, SMALL,     SMALL + 1, SMALL + 64,
+                                   1000,      2048 + 192};
   for (size_t i = 0; i < sizeof tamper_lengths / sizeof tamper_lengths[0]; i++) {
     test_tamper_everywhere(tamper_lengths[i], i % 3 == 0 ? 0 : 7 * i);
   }
