@@ -742,8 +742,9 @@ static int open_small(unsigned char *m, const unsigned char *c, size_t clen,
  * 0..3 first (block 0 is the Poly1305 key, 1..3 cover bytes 0..191), then four blocks per 256
  * bytes, the last < 256 bytes through ks again. Poly1305 takes c four blocks at a time up to the
  * last whole 64 bytes (encryption: as c is written, while it is still in the cache), the rest and
- * the lengths one block at a time. */
-static void seal_long(unsigned char *c, unsigned char mac[16], const unsigned char *m,
+ * the lengths one block at a time. Kept out of line, so the short-message path's code (and its
+ * stack frame) stays as it was. */
+__attribute__((noinline)) static void seal_long(unsigned char *c, unsigned char mac[16], const unsigned char *m,
                       size_t mlen, const unsigned char *ad, size_t adlen,
                       const unsigned char npub[24], const unsigned char k[32]) {
   unsigned char ks[256];
@@ -778,7 +779,7 @@ static void seal_long(unsigned char *c, unsigned char mac[16], const unsigned ch
 }
 
 /* As libsodium: the whole tag is checked before anything is written to m. */
-static int open_long(unsigned char *m, const unsigned char *c, size_t clen,
+__attribute__((noinline)) static int open_long(unsigned char *m, const unsigned char *c, size_t clen,
                      const unsigned char mac[16], const unsigned char *ad, size_t adlen,
                      const unsigned char npub[24], const unsigned char k[32]) {
   unsigned char ks[256], computed[16];
