@@ -4,7 +4,17 @@
  * Every function here reads all of its input before it writes its output, so out may overlap in
  * (libsodium allows it; no overlap checks). Streaming states live in caller-held buffers. */
 #include "nat.h"
+#include "blake2b.h"
 #include "sha2.h"
+
+/* BLAKE2b: on wasm32 our SIMD128 code (src/crypto/blake2b.c: libsodium runs its portable
+ * compression there), natively libsodium's, whose AVX2 compression is the faster one. Both
+ * leave libsodium's state layout, so the checks below hold for either. */
+#ifdef NAT_WASM
+#define NAT_BLAKE2B(f) nat_blake2b##f
+#else
+#define NAT_BLAKE2B(f) crypto_generichash_blake2b##f
+#endif
 
 /* A state buffer comes from JS and may hold anything: never initialised, reused, overwritten.
  * libsodium trusts the position fields of its BLAKE2b and Keccak states; a wild one makes it read
@@ -74,7 +84,7 @@ static napi_value nat_crypto_generichash(napi_env env, napi_callback_info info) 
     LEN_MIN(key, crypto_generichash_KEYBYTES_MIN);
     LEN_MAX(key, crypto_generichash_KEYBYTES_MAX);
   }
-  RETURN_OK(crypto_generichash(out, out_len, in, in_len, key, key_len));
+  RETURN_OK(NAT_BLAKE2B()(out, out_len, in, in_len, key, key_len));
 }
 
 static napi_value nat_crypto_generichash_blake2b(napi_env env, napi_callback_info info) {
@@ -83,7 +93,7 @@ static napi_value nat_crypto_generichash_blake2b(napi_env env, napi_callback_inf
   LEN_MIN(out, 1);
   LEN_MAX(out, crypto_generichash_blake2b_BYTES_MAX);
   LEN_MAX(key, crypto_generichash_blake2b_KEYBYTES_MAX);
-  RETURN_OK(crypto_generichash_blake2b(out, out_len, in, in_len, key, key_len));
+  RETURN_OK(NAT_BLAKE2B()(out, out_len, in, in_len, key, key_len));
 }
 
 /* salt and personal may be null (libsodium then uses zeros). */
@@ -96,8 +106,7 @@ static napi_value nat_crypto_generichash_blake2b_salt_personal(napi_env env,
   LEN_MAX(key, crypto_generichash_blake2b_KEYBYTES_MAX);
   if (salt != NULL) LEN_EQ(salt, crypto_generichash_blake2b_SALTBYTES);
   if (personal != NULL) LEN_EQ(personal, crypto_generichash_blake2b_PERSONALBYTES);
-  RETURN_OK(crypto_generichash_blake2b_salt_personal(out, out_len, in, in_len, key, key_len, salt,
-                                                     personal));
+  RETURN_OK(NAT_BLAKE2B(_salt_personal)(out, out_len, in, in_len, key, key_len, salt, personal));
 }
 
 static napi_value nat_crypto_generichash_blake2b_init_salt_personal(napi_env env,
@@ -110,8 +119,7 @@ static napi_value nat_crypto_generichash_blake2b_init_salt_personal(napi_env env
   LEN_MAX(key, crypto_generichash_blake2b_KEYBYTES_MAX);
   if (salt != NULL) LEN_EQ(salt, crypto_generichash_blake2b_SALTBYTES);
   if (personal != NULL) LEN_EQ(personal, crypto_generichash_blake2b_PERSONALBYTES);
-  int rc = crypto_generichash_blake2b_init_salt_personal(&state, key, key_len, outlen, salt,
-                                                         personal);
+  int rc = NAT_BLAKE2B(_init_salt_personal)(&state, key, key_len, outlen, salt, personal);
   STATE_SAVE(state);
   RETURN_OK(rc);
 }
@@ -124,7 +132,7 @@ static napi_value nat_crypto_generichash_blake2b_init_salt_personal(napi_env env
     OPT_BUF(key, 1);                                                                       \
     U32(outlen, 2, 1, crypto_##prim##_BYTES_MAX);                                          \
     LEN_MAX(key, crypto_##prim##_KEYBYTES_MAX);                                            \
-    int rc = crypto_##prim##_init(&state, key, key_len, outlen);                           \
+    int rc = NAT_BLAKE2B(_init)(&state, key, key_len, outlen);                             \
     STATE_SAVE(state);                                                                     \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
@@ -134,7 +142,7 @@ static napi_value nat_crypto_generichash_blake2b_init_salt_personal(napi_env env
     STATE(state, 0, crypto_##prim##_state);                                                \
     BUF(in, 1);                                                                            \
     FAIL_IF(!nat_crypto_##prim##_ok(&state), "invalid state");                             \
-    int rc = crypto_##prim##_update(&state, in, in_len);                                   \
+    int rc = NAT_BLAKE2B(_update)(&state, in, in_len);                                     \
     STATE_SAVE(state);                                                                     \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
@@ -146,7 +154,7 @@ static napi_value nat_crypto_generichash_blake2b_init_salt_personal(napi_env env
     LEN_MIN(out, 1);                                                                       \
     LEN_MAX(out, crypto_##prim##_BYTES_MAX);                                               \
     FAIL_IF(!nat_crypto_##prim##_ok(&state), "invalid state");                             \
-    int rc = crypto_##prim##_final(&state, out, out_len);                                  \
+    int rc = NAT_BLAKE2B(_final)(&state, out, out_len);                                    \
     STATE_SAVE(state);                                                                     \
     RETURN_OK(rc);                                                                         \
   }

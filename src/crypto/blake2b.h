@@ -1,0 +1,40 @@
+/* BLAKE2b (RFC 7693) for the wasm build: libsodium's crypto_generichash_blake2b* functions,
+ * the same bytes, faster in wasm32. libsodium's SIMD compression functions there are x86
+ * intrinsics, so wasm32 gets its portable one, and its update copies every block through the
+ * state's buffer; ours compresses with SIMD128 and hashes whole blocks straight from the input.
+ * Native builds keep libsodium's code (its AVX2 compression is the faster one there).
+ *
+ * Each function is a drop-in for the libsodium function of the same name after
+ * "crypto_generichash_blake2b" (with size_t lengths) and returns what it returns: -1 for an
+ * output length outside 1..64 or a key longer than 64 bytes (init, one-shot), or for a final on
+ * a finished state; 0 otherwise. key may be NULL (or keylen 0) for no key; salt and personal may
+ * be NULL for zeros.
+ *
+ * The state is libsodium 1.0.22's blake2b_state (crypto_generichash/blake2b/ref/blake2.h, packed:
+ * uint64_t h[8], t[2], f[2]; uint8_t buf[256]; size_t buflen; uint8_t last_node) inside the
+ * opaque crypto_generichash_blake2b_state, and every field is left as libsodium's code leaves it,
+ * including the stale bytes past buflen: a state passes between these functions and libsodium's
+ * at any point. As in libsodium, update and final trust buflen <= 256 (src/hash.c checks it). */
+#ifndef NAT_CRYPTO_BLAKE2B_H
+#define NAT_CRYPTO_BLAKE2B_H
+
+#include <sodium.h>
+#include <stddef.h>
+
+int nat_blake2b(unsigned char *out, size_t outlen, const unsigned char *in, size_t inlen,
+                const unsigned char *key, size_t keylen);
+int nat_blake2b_salt_personal(unsigned char *out, size_t outlen, const unsigned char *in,
+                              size_t inlen, const unsigned char *key, size_t keylen,
+                              const unsigned char *salt, const unsigned char *personal);
+
+int nat_blake2b_init(crypto_generichash_blake2b_state *state, const unsigned char *key,
+                     size_t keylen, size_t outlen);
+int nat_blake2b_init_salt_personal(crypto_generichash_blake2b_state *state,
+                                   const unsigned char *key, size_t keylen, size_t outlen,
+                                   const unsigned char *salt, const unsigned char *personal);
+int nat_blake2b_update(crypto_generichash_blake2b_state *state, const unsigned char *in,
+                       size_t inlen);
+int nat_blake2b_final(crypto_generichash_blake2b_state *state, unsigned char *out,
+                      size_t outlen);
+
+#endif
