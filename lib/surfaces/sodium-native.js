@@ -3,7 +3,7 @@
 // names, argument order and return values, so they are exported as they are (no JS in the hot
 // path); this file adds only what cannot cross the raw contract: callbacks, arrays of buffers,
 // and the wasm stand-ins for native-only functions.
-const { symbols } = require('../symbols')
+const symbols = require('../symbols/table.json') // lib/symbols as data (scripts/generate.js): quicker to load
 
 // sodium-native's *_async functions take an optional trailing callback and otherwise return a
 // Promise. Bad arguments throw synchronously in both forms.

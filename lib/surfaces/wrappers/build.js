@@ -3,7 +3,6 @@
 // function's non-output arguments become the caller's parameters (in order, or bound by name),
 // its outputs are allocated from the table's length rules and returned, formatted as asked.
 // Closures over precomputed plans, no code generation.
-const { symbols } = require('../../symbols')
 const { formatCode, numberOf, inputTypeError, lengthError, UINT8ARRAY, SLOTS } = require('./io')
 
 const IN = 0 // bytes: Uint8Array or string
@@ -78,7 +77,7 @@ function lengthMismatch (p, n) {
 //            describes; ts then gives its TypeScript type (R standing for Uint8Array or string)
 function compile (name, def, binding) {
   const rawName = def.raw || name
-  const entry = symbols[rawName]
+  const entry = require('../../symbols/table.json')[rawName] // lib/symbols as data, read on the first build
   const fn = binding[rawName]
   if (!entry || typeof fn !== 'function') throw new Error(`main API: ${name} needs the raw ${rawName}`)
   const args = entry.args
