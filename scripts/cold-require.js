@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 'use strict'
 // Cold require time: spawns fresh Node processes that each require one entry point once, and
-// reports the median of the require itself (wall clock around require) and of the whole process
-// (spawn to exit, Node's own start-up included; a process that requires nothing is shown for
-// scale). The cases alternate round by round so that load from other processes spreads over all.
+// reports the median of the require itself (wall clock around require), of the require and a
+// first call (randombytes_buf of 32 bytes: what natrium leaves to first use, building a main-API
+// function and sodium_init with its random source, is then paid), and of the whole process (spawn
+// to exit, Node's own start-up included; a process that requires nothing is shown for scale).
+// The cases alternate round by round so that load from other processes spreads over all.
 // The child is this file run as a script, not `node -e`: -e preloads node:crypto and the streams,
 // which would hide what natrium's own loading costs.
 // Usage: node scripts/cold-require.js [rounds=21] [--compare] [--root DIR]...
@@ -16,8 +18,11 @@ if (process.argv[2] === '--child') {
   const t0 = process.hrtime.bigint()
   const m = from(entry)
   const done = () => {
-    const ms = Number(process.hrtime.bigint() - t0) / 1e6 // before process.stdout, which loads streams
-    process.stdout.write(String(ms))
+    const required = Number(process.hrtime.bigint() - t0) / 1e6
+    if (entry === 'natrium/sodium-native') m.randombytes_buf(Buffer.alloc(32))
+    else if (entry !== 'path') m.randombytes_buf(32)
+    const called = Number(process.hrtime.bigint() - t0) / 1e6
+    process.stdout.write(`${required} ${called}`) // after the clock: process.stdout loads the streams
   }
   if (process.env.NATRIUM_BACKEND && m.backend !== process.env.NATRIUM_BACKEND) throw new Error(`wrong backend ${m.backend}`)
   if (wait) m.ready.then(done)
@@ -48,7 +53,7 @@ if (args.includes('--compare')) {
 
 const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1]
 
-for (const c of cases) { c.inside = []; c.wall = [] }
+for (const c of cases) { c.inside = []; c.call = []; c.wall = [] }
 for (let r = 0; r < rounds; r++) {
   for (const c of cases) {
     const env = { ...process.env, ...c.env }
@@ -57,14 +62,17 @@ for (let r = 0; r < rounds; r++) {
     const p = spawnSync(process.execPath, [__filename, '--child', c.root, c.entry, c.wait || ''], { env, encoding: 'utf8' })
     const wall = Number(process.hrtime.bigint() - t0) / 1e6
     if (p.status !== 0) throw new Error(`${c.label}: exit ${p.status}\n${p.stderr}`)
-    c.inside.push(Number(p.stdout))
+    const [required, called] = p.stdout.split(' ').map(Number)
+    c.inside.push(required)
+    c.call.push(called)
     c.wall.push(wall)
   }
 }
 
 console.log(`cold require, median of ${rounds} fresh processes (Node ${process.version}, ${process.platform}-${process.arch})`)
-console.log(`${'entry'.padEnd(40)} ${'require ms'.padStart(10)} ${'min'.padStart(6)} ${'process ms'.padStart(10)}`)
+const heads = ['require ms', 'min', '+1st call', 'process ms']
+console.log(`${'entry'.padEnd(40)} ${heads.map((h) => h.padStart(10)).join(' ')}`)
 for (const c of cases) {
-  const cells = [median(c.inside), Math.min(...c.inside), median(c.wall)].map((x, i) => x.toFixed(1).padStart(i === 1 ? 6 : 10))
-  console.log(`${c.label.padEnd(40)} ${cells.join(' ')}`)
+  const cells = [median(c.inside), Math.min(...c.inside), median(c.call), median(c.wall)]
+  console.log(`${c.label.padEnd(40)} ${cells.map((x) => x.toFixed(1).padStart(10)).join(' ')}`)
 }
