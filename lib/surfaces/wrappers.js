@@ -6,8 +6,7 @@
 // wrappers/build.js); the rest are small adapters (wrappers/adapters.js) and natrium's additions
 // (wrappers/extras.js). See docs/api.md.
 const defs = require('./wrappers/spec')
-const { build, StateAddress } = require('./wrappers/build')
-const { nativeIO, wasmIO } = require('./wrappers/io')
+const { nativeIO, wasmIO, StateAddress } = require('./wrappers/io')
 const adapters = require('./wrappers/adapters')
 const extras = require('./wrappers/extras')
 
@@ -28,7 +27,7 @@ module.exports = function wrappers ({ name, binding }) {
   // enumerable accessor that replaces itself with the function, so Object.keys, `in`, identity
   // and assignment behave as for the plain property it becomes.
   const cache = Object.create(null)
-  const built = (fname) => cache[fname] || (cache[fname] = build(fname, defs[fname], binding, io))
+  const built = (fname) => cache[fname] || (cache[fname] = require('./wrappers/build').build(fname, defs[fname], binding, io))
   const settle = (fname, value) => Reflect.defineProperty(api, fname, { value, writable: true, enumerable: true, configurable: true })
   for (const fname of Object.keys(defs)) {
     Object.defineProperty(api, fname, {
