@@ -33,10 +33,12 @@ function libc () {
 // The prebuilds that may load here, best first, then the local build. prebuildify --tag-libc
 // names linux files natrium.glibc.node / natrium.musl.node; a file tagged for the other libc is
 // never a candidate, and a musl system takes no untagged linux file either (it could be glibc's).
-function nativeCandidates ({ platform = process.platform, arch = process.arch, libc: c = libc(), dir = root } = {}) {
+// libc is detected only when there are prebuilds to choose from: the process report takes 5-10 ms.
+function nativeCandidates ({ platform = process.platform, arch = process.arch, libc: c, dir = root } = {}) {
   const prebuilds = path.join(dir, 'prebuilds', `${platform}-${arch}`)
   const list = []
   if (fs.existsSync(prebuilds)) {
+    if (c === undefined) c = libc()
     for (const f of fs.readdirSync(prebuilds).filter((f) => f.endsWith('.node')).sort()) {
       const tagged = /\.(glibc|musl)\./.exec(f)
       if (c && tagged && tagged[1] !== c) continue
@@ -52,7 +54,7 @@ function loadNative (errors) {
   const files = nativeCandidates()
   if (files.length === 1) {
     const where = `prebuilds/${process.platform}-${process.arch}`
-    errors.push(`${where}: no prebuild${libc() ? ` for ${libc()}` : ''}`)
+    errors.push(`${where}: no prebuild${detectedLibc ? ` for ${detectedLibc}` : ''}`) // known if there was a folder
   }
   for (const file of files) {
     if (!fs.existsSync(file)) { errors.push(`${path.relative(root, file)}: not found`); continue }
