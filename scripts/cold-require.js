@@ -5,7 +5,9 @@
 // first call (randombytes_buf of 32 bytes: what natrium leaves to first use, building a main-API
 // function and sodium_init with its random source, is then paid), and of the whole process (spawn
 // to exit, Node's own start-up included; a process that requires nothing is shown for scale).
-// The cases alternate round by round so that load from other processes spreads over all.
+// The cases alternate round by round so that load from other processes spreads over all; the
+// CPU time of the require (all of the process's threads) is shown too, as it varies less than the
+// wall clock on a busy machine (it leaves out the time spent waiting for a core).
 // The child is this file run as a script, not `node -e`: -e preloads node:crypto and the streams,
 // which would hide what natrium's own loading costs.
 // Usage: node scripts/cold-require.js [rounds=21] [--compare] [--root DIR]...
@@ -15,14 +17,17 @@
 if (process.argv[2] === '--child') {
   const [, , , root, entry, wait] = process.argv
   const from = require('module').createRequire(`${root}/package.json`)
+  const c0 = process.cpuUsage()
   const t0 = process.hrtime.bigint()
   const m = from(entry)
   const done = () => {
     const required = Number(process.hrtime.bigint() - t0) / 1e6
+    const cpu = process.cpuUsage(c0)
     if (entry === 'natrium/sodium-native') m.randombytes_buf(Buffer.alloc(32))
     else if (entry !== 'path') m.randombytes_buf(32)
     const called = Number(process.hrtime.bigint() - t0) / 1e6
-    process.stdout.write(`${required} ${called}`) // after the clock: process.stdout loads the streams
+    // after the clock: process.stdout loads the streams
+    process.stdout.write(`${required} ${called} ${(cpu.user + cpu.system) / 1000}`)
   }
   if (process.env.NATRIUM_BACKEND && m.backend !== process.env.NATRIUM_BACKEND) throw new Error(`wrong backend ${m.backend}`)
   if (wait) m.ready.then(done)
@@ -53,7 +58,7 @@ if (args.includes('--compare')) {
 
 const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1]
 
-for (const c of cases) { c.inside = []; c.call = []; c.wall = [] }
+for (const c of cases) { c.inside = []; c.call = []; c.cpu = []; c.wall = [] }
 for (let r = 0; r < rounds; r++) {
   for (const c of cases) {
     const env = { ...process.env, ...c.env }
@@ -62,17 +67,18 @@ for (let r = 0; r < rounds; r++) {
     const p = spawnSync(process.execPath, [__filename, '--child', c.root, c.entry, c.wait || ''], { env, encoding: 'utf8' })
     const wall = Number(process.hrtime.bigint() - t0) / 1e6
     if (p.status !== 0) throw new Error(`${c.label}: exit ${p.status}\n${p.stderr}`)
-    const [required, called] = p.stdout.split(' ').map(Number)
+    const [required, called, cpu] = p.stdout.split(' ').map(Number)
     c.inside.push(required)
     c.call.push(called)
+    c.cpu.push(cpu)
     c.wall.push(wall)
   }
 }
 
 console.log(`cold require, median of ${rounds} fresh processes (Node ${process.version}, ${process.platform}-${process.arch})`)
-const heads = ['require ms', 'min', '+1st call', 'process ms']
+const heads = ['require ms', 'min', 'CPU ms', '+1st call', 'process ms']
 console.log(`${'entry'.padEnd(40)} ${heads.map((h) => h.padStart(10)).join(' ')}`)
 for (const c of cases) {
-  const cells = [median(c.inside), Math.min(...c.inside), median(c.call), median(c.wall)]
+  const cells = [median(c.inside), Math.min(...c.inside), median(c.cpu), median(c.call), median(c.wall)]
   console.log(`${c.label.padEnd(40)} ${cells.map((x) => x.toFixed(1).padStart(10)).join(' ')}`)
 }
