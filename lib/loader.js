@@ -10,11 +10,18 @@ const BACKENDS = ['native', 'wasm']
 const loaded = new Map()
 let detectedLibc = null
 
-// 'glibc' or 'musl' on Linux, '' elsewhere. glibc reports its runtime version in the process
-// report; musl (Alpine) does not. The network part of the report is skipped: it can be slow.
+// 'glibc' or 'musl' on Linux, '' elsewhere. First from the dynamic loader Node itself was linked
+// to run with (ld-musl-* on musl, ld-linux-* or ld64.so.* on glibc): a few hundred bytes of its
+// ELF header, read in well under a millisecond. Otherwise from the process report, where glibc
+// gives its runtime version and musl (Alpine) does not; the report takes 5-10 ms, even with its
+// network part (which can be slow) skipped.
 function libc () {
   if (process.platform !== 'linux') return ''
-  if (detectedLibc !== null) return detectedLibc
+  if (detectedLibc === null) detectedLibc = elfLibc(process.execPath) || reportLibc()
+  return detectedLibc
+}
+
+function reportLibc () {
   const report = process.report
   let header = null
   if (report && typeof report.getReport === 'function') {
@@ -26,17 +33,54 @@ function libc () {
       report.excludeNetwork = excludeNetwork
     }
   }
-  detectedLibc = header && header.glibcVersionRuntime ? 'glibc' : 'musl'
-  return detectedLibc
+  return header && header.glibcVersionRuntime ? 'glibc' : 'musl'
+}
+
+// The libc that the program interpreter (PT_INTERP) of a little-endian ELF file belongs to, or null
+// when the file is no such ELF, names none (a static build) or names one not known here.
+function elfLibc (file) {
+  let fd = null
+  try {
+    fd = fs.openSync(file, 'r')
+    const read = (n, at) => {
+      const b = Buffer.alloc(n)
+      return b.subarray(0, fs.readSync(fd, b, 0, n, at))
+    }
+    const h = read(64, 0)
+    if (h.length < 52 || h.readUInt32BE(0) !== 0x7f454c46 || h[5] !== 1) return null
+    const is64 = h[4] === 2
+    if (is64 && h.length < 64) return null
+    const at = is64 ? Number(h.readBigUInt64LE(32)) : h.readUInt32LE(28)
+    const size = h.readUInt16LE(is64 ? 54 : 42)
+    const count = h.readUInt16LE(is64 ? 56 : 44)
+    const table = read(size * count, at)
+    for (let i = 0; (i + 1) * size <= table.length; i++) {
+      const p = i * size
+      if (table.readUInt32LE(p) !== 3) continue // PT_INTERP
+      const offset = is64 ? Number(table.readBigUInt64LE(p + 8)) : table.readUInt32LE(p + 4)
+      const length = is64 ? Number(table.readBigUInt64LE(p + 32)) : table.readUInt32LE(p + 16)
+      const name = path.posix.basename(read(Math.min(length, 4096), offset).toString('latin1').split('\0')[0])
+      if (name.startsWith('ld-musl-')) return 'musl'
+      if (name.startsWith('ld-linux') || name.startsWith('ld64.so.')) return 'glibc'
+      return null
+    }
+    return null
+  } catch {
+    return null
+  } finally {
+    if (fd !== null) fs.closeSync(fd)
+  }
 }
 
 // The prebuilds that may load here, best first, then the local build. prebuildify --tag-libc
 // names linux files natrium.glibc.node / natrium.musl.node; a file tagged for the other libc is
 // never a candidate, and a musl system takes no untagged linux file either (it could be glibc's).
-function nativeCandidates ({ platform = process.platform, arch = process.arch, libc: c = libc(), dir = root } = {}) {
+// libc is detected only when there are prebuilds to choose from: the process report takes 5-10 ms.
+function nativeCandidates ({ platform = process.platform, arch = process.arch, libc: c, dir = root } = {}) {
   const prebuilds = path.join(dir, 'prebuilds', `${platform}-${arch}`)
   const list = []
   if (fs.existsSync(prebuilds)) {
+    if (c === undefined) c = libc()
     for (const f of fs.readdirSync(prebuilds).filter((f) => f.endsWith('.node')).sort()) {
       const tagged = /\.(glibc|musl)\./.exec(f)
       if (c && tagged && tagged[1] !== c) continue
@@ -52,7 +96,7 @@ function loadNative (errors) {
   const files = nativeCandidates()
   if (files.length === 1) {
     const where = `prebuilds/${process.platform}-${process.arch}`
-    errors.push(`${where}: no prebuild${libc() ? ` for ${libc()}` : ''}`)
+    errors.push(`${where}: no prebuild${detectedLibc ? ` for ${detectedLibc}` : ''}`) // known if there was a folder
   }
   for (const file of files) {
     if (!fs.existsSync(file)) { errors.push(`${path.relative(root, file)}: not found`); continue }
@@ -98,4 +142,4 @@ function load (name = process.env.NATRIUM_BACKEND || '') {
   return backend
 }
 
-module.exports = { load, libc, nativeCandidates, BACKENDS }
+module.exports = { load, libc, elfLibc, reportLibc, nativeCandidates, BACKENDS }

@@ -222,9 +222,10 @@ napi_value nat_number(napi_env env, double value) {
 
 /* Exports for the glue. */
 
-/* After the reactor's _initialize(): sodium_init() and the flat function table. 0 on success. */
+/* After the reactor's _initialize(): the flat function table. 0 on success. sodium_init() waits
+ * for the first nat_call: it draws random bytes, and the glue's source of them
+ * (crypto.getRandomValues) is a module Node loads on first use, 5-8 ms of a cold require. */
 NAT_EXPORT(nat_init) int nat_init(void) {
-  if (sodium_init() < 0) return -1;
   size_t total = 0;
   for (size_t f = 0; f < nat_families_count; f++) total += nat_families[f]->count;
   nat_functions = malloc(total * sizeof *nat_functions);
@@ -269,9 +270,17 @@ NAT_EXPORT(nat_error_address) void *nat_error_address(void) { return &nat_error;
 NAT_EXPORT(nat_max_args) size_t nat_max_args(void) { return NAT_MAX_ARGS; }
 
 NAT_EXPORT(nat_call) int nat_call(size_t index, size_t argc) {
+  static int sodium_ready;
   struct nat_wasm_call call = {argc < NAT_MAX_ARGS ? argc : NAT_MAX_ARGS};
   for (size_t i = 0; i < NAT_MAX_ARGS; i++) nat_args[i].output = 0;
   nat_error.kind = NAT_NO_ERROR;
+  if (!sodium_ready) {
+    if (sodium_init() < 0) {
+      nat_throw_error(NULL, "natrium.wasm: sodium_init() failed");
+      return 1;
+    }
+    sodium_ready = 1;
+  }
   if (index >= nat_function_total) {
     nat_throw_error(NULL, "natrium: no such function");
     return 1;

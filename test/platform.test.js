@@ -7,7 +7,7 @@ const fs = require('fs')
 const os = require('os')
 const path = require('path')
 const { execFileSync, spawnSync } = require('child_process')
-const { libc, nativeCandidates } = require('../lib/loader')
+const { libc, elfLibc, reportLibc, nativeCandidates } = require('../lib/loader')
 const { emulator, spawnNode } = require('./helpers')
 
 const root = path.join(__dirname, '..')
@@ -163,10 +163,86 @@ describe('loader: prebuild selection', function () {
     assert.deepStrictEqual(names({ platform: 'darwin', arch: 'x64', libc: '' }), [local])
   })
 
-  it('detects this process\'s libc from the process report', function () {
+  it('detects this process\'s libc as the process report does', function () {
     if (process.platform !== 'linux') return assert.strictEqual(libc(), '')
     const glibc = process.report.getReport().header.glibcVersionRuntime
     assert.strictEqual(libc(), glibc ? 'glibc' : 'musl')
+    // the quick answer, from Node's own ELF header, is the report's (not merely a fallback to it)
+    assert.strictEqual(elfLibc(process.execPath), reportLibc())
+  })
+})
+
+describe('loader: libc from an ELF program interpreter', function () {
+  let dir
+  before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'natrium-elf-')) })
+  after(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+  // A little-endian ELF file with a PT_LOAD program header, then PT_INTERP naming interp (or a
+  // PT_NOTE where interp is null), then the interpreter's name.
+  let n = 0
+  function elf (interp, bits = 64) {
+    const is64 = bits === 64
+    const phoff = is64 ? 64 : 52
+    const phsize = is64 ? 56 : 32
+    const at = phoff + 2 * phsize
+    const name = Buffer.from(interp === null ? '' : `${interp}\0`, 'latin1')
+    const b = Buffer.alloc(at + name.length)
+    b.writeUInt32BE(0x7f454c46, 0)
+    b[4] = is64 ? 2 : 1
+    b[5] = 1 // little-endian
+    b[6] = 1
+    if (is64) {
+      b.writeBigUInt64LE(BigInt(phoff), 32)
+      b.writeUInt16LE(phsize, 54)
+      b.writeUInt16LE(2, 56)
+    } else {
+      b.writeUInt32LE(phoff, 28)
+      b.writeUInt16LE(phsize, 42)
+      b.writeUInt16LE(2, 44)
+    }
+    const header = (i, type, offset, length) => {
+      const p = phoff + i * phsize
+      b.writeUInt32LE(type, p)
+      if (is64) {
+        b.writeBigUInt64LE(BigInt(offset), p + 8)
+        b.writeBigUInt64LE(BigInt(length), p + 32)
+      } else {
+        b.writeUInt32LE(offset, p + 4)
+        b.writeUInt32LE(length, p + 16)
+      }
+    }
+    header(0, 1, 0, 0)
+    header(1, interp === null ? 4 : 3, at, name.length)
+    name.copy(b, at)
+    return file(b)
+  }
+  const file = (bytes) => {
+    const f = path.join(dir, `f${n++}`)
+    fs.writeFileSync(f, bytes)
+    return f
+  }
+
+  it('musl and glibc loaders, 64- and 32-bit', () => {
+    assert.strictEqual(elfLibc(elf('/lib/ld-musl-x86_64.so.1')), 'musl')
+    assert.strictEqual(elfLibc(elf('/lib/ld-musl-aarch64.so.1')), 'musl')
+    assert.strictEqual(elfLibc(elf('/lib/ld-musl-armhf.so.1', 32)), 'musl')
+    assert.strictEqual(elfLibc(elf('/lib64/ld-linux-x86-64.so.2')), 'glibc')
+    assert.strictEqual(elfLibc(elf('/lib/ld-linux-aarch64.so.1')), 'glibc')
+    assert.strictEqual(elfLibc(elf('/lib/ld-linux-armhf.so.3', 32)), 'glibc')
+    assert.strictEqual(elfLibc(elf('/lib64/ld64.so.2')), 'glibc') // ppc64le
+  })
+
+  it('no answer (so the process report decides) for anything else', () => {
+    assert.strictEqual(elfLibc(elf(null)), null) // static: no interpreter
+    assert.strictEqual(elfLibc(elf('/system/bin/linker64')), null)
+    const musl = fs.readFileSync(elf('/lib/ld-musl-x86_64.so.1'))
+    assert.strictEqual(elfLibc(file(musl.subarray(0, 40))), null) // truncated header
+    assert.strictEqual(elfLibc(file(musl.subarray(0, 100))), null) // truncated program headers
+    const bigEndian = Buffer.from(musl)
+    bigEndian[5] = 2
+    assert.strictEqual(elfLibc(file(bigEndian)), null)
+    assert.strictEqual(elfLibc(file('#!/bin/sh\nexec node "$@"\n')), null)
+    assert.strictEqual(elfLibc(path.join(dir, 'missing')), null)
   })
 })
 

@@ -4,6 +4,7 @@
 // conventions match (the per-family files check outputs differentially).
 const assert = require('assert')
 const SodiumNative = require('sodium-native')
+const { symbols } = require('../lib/symbols')
 const { backends } = require('./helpers')
 
 // Constants whose value is the platform's SIZE_MAX-derived limit: wasm32 has a 32-bit size_t.
@@ -30,6 +31,20 @@ for (const { name: backend, sodium } of backends) {
         if (sodium[key] !== value) differ.push(`${key}: ${sodium[key]} vs ${value}`)
       }
       assert.deepStrictEqual(differ, [])
+    })
+
+    it('the *_async functions are the table\'s Promise-returning ones, each taking a callback too', async () => {
+      const promised = Object.keys(symbols).filter((k) => symbols[k].returns === 'promise').sort()
+      assert.ok(promised.length >= 8)
+      assert.deepStrictEqual(Object.keys(sodium).filter((k) => k.endsWith('_async')).sort(), promised)
+      const out = Buffer.alloc(32)
+      const args = [out, Buffer.from('pw'), Buffer.alloc(16), 1000, 32]
+      await sodium.extension_pbkdf2_sha256_async(...args) // a Promise
+      const copy = Buffer.from(out)
+      out.fill(0)
+      await new Promise((resolve, reject) => sodium.extension_pbkdf2_sha256_async(...args, (err) => err ? reject(err) : resolve()))
+      assert.deepStrictEqual(out, copy)
+      assert.ok(!copy.equals(Buffer.alloc(32)))
     })
 
     it('reports its backend', () => {

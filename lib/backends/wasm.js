@@ -12,8 +12,6 @@
 const fs = require('fs')
 const path = require('path')
 
-const webcrypto = globalThis.crypto && globalThis.crypto.getRandomValues ? globalThis.crypto : require('crypto').webcrypto
-
 const wasmModule = new WebAssembly.Module(fs.readFileSync(path.join(__dirname, '..', 'natrium.wasm')))
 
 // Slot layout and kinds: see src/wasm.c. A slot is 6 u32s: kind, output, data, len, number (f64).
@@ -27,10 +25,16 @@ const OTHER = 6
 const ERRORS = [null, TypeError, RangeError, Error]
 
 // WASI, as much as libsodium uses: random bytes, and stubs for stdio it never reaches in practice.
+// The random source is looked up on first use (the first call, whose sodium_init() draws from it):
+// in Node, globalThis.crypto loads the Web Crypto module then, 5-8 ms and 0.8 MB of heap.
 const ERRNO_BADF = 8
 const ERRNO_NOSYS = 52
+let webcrypto = null
 const WASI = {
   random_get (ptr, len) {
+    if (webcrypto === null) {
+      webcrypto = globalThis.crypto && globalThis.crypto.getRandomValues ? globalThis.crypto : require('crypto').webcrypto
+    }
     // getRandomValues takes at most 64 KiB per call
     for (let i = 0; i < len; i += 65536) {
       webcrypto.getRandomValues(new Uint8Array(memory.buffer, ptr + i, Math.min(65536, len - i)))
@@ -59,9 +63,9 @@ let scratchSize = 0
 // native process) left the old one in an unknown state.
 function instantiate () {
   const exports = new WebAssembly.Instance(wasmModule, imports).exports
-  memory = exports.memory // random_get, called by nat_init, writes to it
+  memory = exports.memory // random_get, called by sodium_init on the first nat_call, writes to it
   exports._initialize()
-  if (exports.nat_init() !== 0) throw new Error('natrium.wasm: sodium_init() failed')
+  if (exports.nat_init() !== 0) throw new Error('natrium.wasm: nat_init() failed')
   wasm = exports
   scratch = 0
   scratchSize = 0

@@ -184,13 +184,13 @@ module.exports = function adapters (api, binding, io, built) {
   api.sodium_ip2bin = function sodium_ip2bin (ip, outputFormat) {
     formatCode(outputFormat)
     if (typeof ip !== 'string') throw new TypeError(`ip must be a string, got ${describe(ip)}`)
-    return built.sodium_ip2bin(ip, outputFormat)
+    return built('sodium_ip2bin')(ip, outputFormat)
   }
 
   for (const p of ['crypto_pwhash', 'crypto_pwhash_scryptsalsa208sha256']) {
     const size = binding[`${p}_STRBYTES`]
     const verify = binding[`${p}_str_verify`]
-    const needsRehash = built[`${p}_str_needs_rehash`]
+    const needsRehash = `${p}_str_needs_rehash`
     api[`${p}_str_verify`] = {
       [`${p}_str_verify`] (hashedPassword, password, outputFormat) {
         formatCode(outputFormat)
@@ -210,7 +210,7 @@ module.exports = function adapters (api, binding, io, built) {
       [`${p}_str_needs_rehash`] (hashedPassword, opsLimit, memLimit, outputFormat) {
         formatCode(outputFormat)
         // a string too long to be libsodium's is invalid: the zero buffer answers true
-        return needsRehash(hashString(hashedPassword, size) || new Uint8Array(size), opsLimit, memLimit)
+        return built(needsRehash)(hashString(hashedPassword, size) || new Uint8Array(size), opsLimit, memLimit)
       }
     }[`${p}_str_needs_rehash`]
   }
@@ -240,15 +240,14 @@ module.exports = function adapters (api, binding, io, built) {
     new DataView(salt.buffer).setBigUint64(0, id, true)
     const personal = new Uint8Array(16)
     personal.set(ctxBytes)
-    return built.crypto_generichash_blake2b_salt_personal(subkeyLen, k, salt, personal, FORMATS[code])
+    return built('crypto_generichash_blake2b_salt_personal')(subkeyLen, k, salt, personal, FORMATS[code])
   }
 
   // --- libsodium-wrappers' refusals the raw layer does not make ----------------------------------
   // libsodium refuses to invert the all-zero scalar for Ed25519 too; the raw binding follows
   // sodium-native there and writes zero.
-  const ed25519Invert = built.crypto_core_ed25519_scalar_invert
   api.crypto_core_ed25519_scalar_invert = function crypto_core_ed25519_scalar_invert (s, outputFormat) {
-    const r = ed25519Invert(s, outputFormat)
+    const r = built('crypto_core_ed25519_scalar_invert')(s, outputFormat)
     if (api.is_zero(bytesOf(s, 's'))) throw new Error('invalid reciprocate')
     return r
   }

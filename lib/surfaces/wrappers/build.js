@@ -3,8 +3,7 @@
 // function's non-output arguments become the caller's parameters (in order, or bound by name),
 // its outputs are allocated from the table's length rules and returned, formatted as asked.
 // Closures over precomputed plans, no code generation.
-const { symbols } = require('../../symbols')
-const { formatCode, numberOf, inputTypeError, lengthError, UINT8ARRAY, SLOTS } = require('./io')
+const { formatCode, numberOf, inputTypeError, lengthError, StateAddress, UINT8ARRAY, SLOTS } = require('./io')
 
 const IN = 0 // bytes: Uint8Array or string
 const OPT = 1 // bytes or null/undefined
@@ -14,16 +13,6 @@ const STATE = 4
 const OUTLEN = 5 // the length of an output
 
 const U32_MAX = 0xffffffff
-
-// A streaming state: an opaque object standing for libsodium-wrappers' state address. It holds
-// the raw state bytes (off-heap, so native calls never move them) and which family it is for.
-class StateAddress {
-  constructor (kind, size) {
-    this.name = kind.replace(/_STATEBYTES$/, '')
-    Object.defineProperty(this, 'bytes', { value: new Uint8Array(new ArrayBuffer(size)) })
-    Object.defineProperty(this, 'finalized', { value: false, writable: true })
-  }
-}
 
 function stateOf (x, kind, name) {
   if (!(x instanceof StateAddress) || x.name !== kind) {
@@ -78,7 +67,7 @@ function lengthMismatch (p, n) {
 //            describes; ts then gives its TypeScript type (R standing for Uint8Array or string)
 function compile (name, def, binding) {
   const rawName = def.raw || name
-  const entry = symbols[rawName]
+  const entry = require('../../symbols/table.json')[rawName] // lib/symbols as data, read on the first build
   const fn = binding[rawName]
   if (!entry || typeof fn !== 'function') throw new Error(`main API: ${name} needs the raw ${rawName}`)
   const args = entry.args
@@ -540,4 +529,4 @@ function invoker (fn, arity) {
   }
 }
 
-module.exports = { build, compile, StateAddress, stateOf, KINDS: { IN, OPT, IGNORED, NUM, STATE, OUTLEN } }
+module.exports = { build, compile, stateOf, KINDS: { IN, OPT, IGNORED, NUM, STATE, OUTLEN } }

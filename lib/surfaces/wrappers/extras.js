@@ -32,7 +32,7 @@ function settle (fn) {
   }
 }
 
-module.exports = function extras (api, binding, isNative) {
+module.exports = function extras (api, binding, isNative, built) {
   const raw = (name) => {
     const fn = binding[name]
     if (typeof fn !== 'function') throw new Error(`main API: the backend lacks ${name}`)
@@ -106,7 +106,7 @@ module.exports = function extras (api, binding, isNative) {
     const size = binding[`${p}_STRBYTES`]
     const strRun = runner(`${p}_str`)
     const verifyRun = runner(`${p}_str_verify`)
-    const sync = { str: api[`${p}_str`], verify: api[`${p}_str_verify`] }
+    const sync = { str: (...args) => built(`${p}_str`)(...args), verify: api[`${p}_str_verify`] }
     api[`${p}_str_async`] = function (password, opsLimit, memLimit, outputFormat) {
       return settle(() => {
         formatCode(outputFormat)

@@ -91,6 +91,16 @@ function numberOf (x, name, lo, hi) {
   return x
 }
 
+// A streaming state: an opaque object standing for libsodium-wrappers' state address. It holds
+// the raw state bytes (off-heap, so native calls never move them) and which family it is for.
+class StateAddress {
+  constructor (kind, size) {
+    this.name = kind.replace(/_STATEBYTES$/, '')
+    Object.defineProperty(this, 'bytes', { value: new Uint8Array(new ArrayBuffer(size)) })
+    Object.defineProperty(this, 'finalized', { value: false, writable: true })
+  }
+}
+
 // One scratch area per slot (a call uses distinct slots for its inputs and outputs), each with a
 // cached view per length so the hot path allocates nothing but the result.
 function scratchSlots (count) {
@@ -162,6 +172,7 @@ module.exports = {
   describe,
   inputTypeError,
   lengthError,
+  StateAddress,
   nativeIO,
   wasmIO
 }
