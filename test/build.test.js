@@ -1,6 +1,8 @@
 'use strict'
 // The native build carries libsodium's runtime-dispatched fast paths (sodium-native once lost its
-// AVX2 code through a missing HAVE_AVX2INTRIN_H), and this CPU actually runs them.
+// AVX2 code through a missing HAVE_AVX2INTRIN_H), and this CPU actually runs them; the wasm32
+// libsodium carries its SIMD128 Argon2 (that it computes the right hashes is pwhash.test.js's
+// vectors, which fail on wasm without deps/build.sh's fix_blamka).
 const assert = require('assert')
 const fs = require('fs')
 const path = require('path')
@@ -67,5 +69,18 @@ describe('native build', function () {
     // whole lines only: gdb also echoes each dprintf's format string when it sets it
     assert.match(text, /^HIT blake2b_compress_avx2$/m, 'BLAKE2b did not run its AVX2 code')
     assert.match(text, new RegExp(`^HIT ${argon2}$`, 'm'), `Argon2 did not run ${argon2}`)
+  })
+})
+
+describe('wasm build', function () {
+  const archive = path.join(root, 'deps', 'out', 'wasm32', 'lib', 'libsodium.a')
+  const nm = ['llvm-nm', 'llvm-nm-14'].find(has)
+  before(function () {
+    if (!fs.existsSync(archive) || nm === undefined) this.skip()
+  })
+
+  it('libsodium for wasm32 has the SIMD128 Argon2 (only compiled with -msimd128; chosen whenever present)', () => {
+    const syms = execFileSync(nm, ['--defined-only', archive], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] })
+    assert.match(syms, /\bT argon2_fill_segment_wasm32\b/, 'argon2_fill_segment_wasm32 is not in the wasm32 libsodium')
   })
 })
