@@ -105,7 +105,9 @@ static const uint64_t IV512[8] = {
   0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL, 0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL,
 };
 
-/* Big-endian loads and stores; compilers turn these into one load and a byte swap. */
+/* Big-endian loads and stores; compilers turn these into one load and a byte swap. (wasm32
+ * loads the message 16 bytes at a time instead: see sha256_blocks_portable.) */
+#ifndef __wasm_simd128__
 static inline uint32_t load32_be(const unsigned char *p) {
   return (uint32_t) p[0] << 24 | (uint32_t) p[1] << 16 | (uint32_t) p[2] << 8 | (uint32_t) p[3];
 }
@@ -113,6 +115,7 @@ static inline uint32_t load32_be(const unsigned char *p) {
 static inline uint64_t load64_be(const unsigned char *p) {
   return (uint64_t) load32_be(p) << 32 | load32_be(p + 4);
 }
+#endif
 
 static inline void store32_be(unsigned char *p, uint32_t x) {
   p[0] = (unsigned char) (x >> 24);
@@ -186,6 +189,62 @@ static inline void store64_be(unsigned char *p, uint64_t x) {
 #define ROUNDS_256 64
 #define ROUNDS_512 80
 
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+
+/* wasm32: rounds fully unrolled, the schedule ring a local array that clang keeps in wasm locals
+ * (outside linear memory, so there is nothing to wipe), and the big-endian words loaded 16 bytes
+ * at a time and byte-swapped by one i8x16.shuffle (wasm has no byte-swap instruction: clang
+ * otherwise shifts and masks each word). Against libsodium-wrappers-sumo 0.8.4, the portable
+ * code's ratios went from 0.98 to 1.16 (SHA-256 1 KB), 1.02 to 1.18 (1 MB), 0.95 to 1.10
+ * (SHA-512 1 KB), 0.93 to 1.15 (1 MB) (alternated rounds, median; -O3 on top: no better). */
+#define BSWAP32X4(v) wasm_i8x16_shuffle(v, v, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12)
+#define BSWAP64X2(v) wasm_i8x16_shuffle(v, v, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8)
+#define LOAD4_256(j)                                                                      \
+  do {                                                                                    \
+    v128_t v_ = BSWAP32X4(wasm_v128_load(in + 4 * (j)));                                  \
+    w[j] = wasm_i32x4_extract_lane(v_, 0);                                                \
+    w[(j) + 1] = wasm_i32x4_extract_lane(v_, 1);                                          \
+    w[(j) + 2] = wasm_i32x4_extract_lane(v_, 2);                                          \
+    w[(j) + 3] = wasm_i32x4_extract_lane(v_, 3);                                          \
+  } while (0)
+#define LOAD2_512(j)                                                                      \
+  do {                                                                                    \
+    v128_t v_ = BSWAP64X2(wasm_v128_load(in + 8 * (j)));                                  \
+    w[j] = (uint64_t) wasm_i64x2_extract_lane(v_, 0);                                     \
+    w[(j) + 1] = (uint64_t) wasm_i64x2_extract_lane(v_, 1);                               \
+  } while (0)
+
+static void sha256_blocks_portable(uint32_t st[8], const unsigned char *in, size_t blocks) {
+  for (; blocks > 0; blocks--, in += 64) {
+    uint32_t w[16], a = st[0], b = st[1], c = st[2], d = st[3], e = st[4], f = st[5],
+                    g = st[6], h = st[7];
+    LOAD4_256(0); LOAD4_256(4); LOAD4_256(8); LOAD4_256(12);
+    ROUNDS16(256, KW_LOADED, 0);
+    ROUNDS16(256, KW_NEXT, 16);
+    ROUNDS16(256, KW_NEXT, 32);
+    ROUNDS16(256, KW_NEXT, 48);
+    st[0] += a; st[1] += b; st[2] += c; st[3] += d;
+    st[4] += e; st[5] += f; st[6] += g; st[7] += h;
+  }
+}
+
+static void sha512_blocks_portable(uint64_t st[8], const unsigned char *in, size_t blocks) {
+  for (; blocks > 0; blocks--, in += 128) {
+    uint64_t w[16], a = st[0], b = st[1], c = st[2], d = st[3], e = st[4], f = st[5],
+                    g = st[6], h = st[7];
+    LOAD2_512(0); LOAD2_512(2); LOAD2_512(4); LOAD2_512(6);
+    LOAD2_512(8); LOAD2_512(10); LOAD2_512(12); LOAD2_512(14);
+    ROUNDS16(512, KW_LOADED, 0);
+    ROUNDS16(512, KW_NEXT, 16);
+    ROUNDS16(512, KW_NEXT, 32);
+    ROUNDS16(512, KW_NEXT, 48);
+    ROUNDS16(512, KW_NEXT, 64);
+    st[0] += a; st[1] += b; st[2] += c; st[3] += d;
+    st[4] += e; st[5] += f; st[6] += g; st[7] += h;
+  }
+}
+#else
 /* One block, from `in` into st; w is the caller's (it wipes it once, after its last block). */
 #define COMPRESS(T)                                                                       \
   do {                                                                                    \
@@ -219,6 +278,7 @@ static void sha512_blocks_portable(uint64_t st[8], const unsigned char *in, size
   for (; blocks > 0; blocks--, in += 128) sha512_compress(st, in, w);
   sodium_memzero(w, sizeof w);
 }
+#endif
 
 #ifdef NAT_SHA2_X86
 /* SHA-512 on AVX2 + BMI2, two blocks at a time. The message schedule of both blocks is computed
