@@ -197,11 +197,13 @@ static inline void store64_be(unsigned char *p, uint64_t x) {
  * shifts and masks each word), and the message schedule computed in SIMD128 registers, K added
  * there too; the scalar rounds take K + W out of them lane by lane. Everything stays in wasm
  * locals, outside linear memory, so there is nothing to wipe. Against libsodium-wrappers-sumo
- * 0.8.4 (node /work/tools/wsha.js style: alternated rounds, median ratio), the previous portable
- * code here was at 0.98x (SHA-256 1 KB), 1.02x (1 MB), 0.95x (SHA-512 1 KB), 0.93x (1 MB);
- * unrolling with the scalar schedule in locals and the shuffle loads made that 1.16x, 1.18x,
- * 1.10x, 1.15x; the SIMD128 schedules 1.37x, 1.49x, 1.27x, 1.49x. -O3 and clang's
- * auto-vectorisation on this file gained nothing once unrolled. */
+ * 0.8.4 in one Node process (alternated rounds, median ratio, > 1 = faster; four runs), the
+ * previous portable code here was at 0.85x / 0.98x / 0.99x (SHA-256 64 B / 1 KB / 1 MB) and
+ * 1.00x / 0.95x / 0.88x (SHA-512); unrolling with the scalar schedule in locals and the shuffle
+ * loads gained 10-25 % at 1 KB and 1 MB, and the SIMD128 schedules as much again: now
+ * 1.13-1.18x / 1.34-1.46x / 1.42-1.53x and 1.01-1.10x / 1.22-1.34x / 1.42-1.50x. At 64 B most
+ * of a call is the JS glue's. -O3 and clang's auto-vectorisation on this file gained nothing once
+ * unrolled; nor did storing the digest with a shuffle, nor -mbulk-memory (within the noise). */
 #define BSWAP32X4(v) wasm_i8x16_shuffle(v, v, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12)
 #define BSWAP64X2(v) wasm_i8x16_shuffle(v, v, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8)
 
