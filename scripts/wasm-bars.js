@@ -1,5 +1,5 @@
 'use strict'
-// The wasm backend against libsodium-wrappers-sumo 0.8.4 on issue 3's bar operations, alternated
+// The wasm backend against libsodium-wrappers-sumo 0.8.4 on issue 3's bar operations (and SHA-2), alternated
 // round by round in one process (a busy machine moves both sides together), median ratio of the
 // rounds (> 1: natrium faster). Raw surface with reused outputs for natrium; libsodium-wrappers'
 // own API (it allocates its results) for libsodium.js.
@@ -50,6 +50,12 @@ S.ready.then(() => {
   }
   const big = new Uint8Array(1 << 20); const h = new Uint8Array(32)
   compare('blake2b 1 MB', () => nat.crypto_generichash(h, big), () => S.crypto_generichash(32, big))
+  // not bars, but shared with libsodium.js: SHA-2 (our own C on wasm)
+  for (const [l, size] of [['64 B', 64], ['1 KB', 1024], ['1 MB', 1 << 20]]) {
+    const m = new Uint8Array(size); const d = new Uint8Array(64)
+    compare(`sha256 ${l}`, () => nat.crypto_hash_sha256(d.subarray(0, 32), m), () => S.crypto_hash_sha256(m))
+    compare(`sha512 ${l}`, () => nat.crypto_hash_sha512(d, m), () => S.crypto_hash_sha512(m))
+  }
   const out = new Uint8Array(32); const pw = new Uint8Array(8); const salt = new Uint8Array(16)
   compare('argon2id t=2 m=19 MiB', () => nat.crypto_pwhash(out, pw, salt, 2, 19 << 20, 2),
     () => S.crypto_pwhash(32, pw, salt, 2, 19 << 20, 2), 600, Math.min(rounds, 5))
