@@ -205,18 +205,33 @@ napi_value nat_number(napi_env env, double value);
 
 #define RETURN_BOOL(call) return nat_bool(env, (call) == 0)
 
-#ifndef NAT_WASM
-/* Native only: run work(ctx) on libuv's thread pool and return a Promise. ctx (ctx_size bytes) is
- * copied into the job and wiped afterwards; `keep` lists the JS values (the buffers whose pointers
- * ctx holds) that must stay alive until the work is done. The Promise resolves with undefined when
- * work returns 0 (or, when as_bool, with work() == 0), and otherwise rejects with Error(fail). The
- * wasm backend gives the same functions a Promise around the synchronous call, in JS. */
-typedef int (*nat_work_fn)(void *ctx);
 /* A Node-API call failed: throw its own error text unless an exception is already pending. */
 napi_value nat_throw_napi(napi_env env);
-napi_value nat_async(napi_env env, napi_value *keep, size_t nkeep, nat_work_fn work, const void *ctx,
-                     size_t ctx_size, bool as_bool, const char *fail);
-#endif
+
+/* The *_async functions: the same checks as the synchronous function, then
+ *
+ *   nat_job *job = nat_job_new(env, "crypto_pwhash_async", sizeof(my_ctx));
+ *   my_ctx *ctx = nat_job_ctx(job);
+ *   ctx->passwd = nat_job_in(env, job, passwd, passwd_len);   a copy the job owns
+ *   ctx->out = nat_job_out(env, job, argv[0], "out", out_len, n);  n bytes of job memory for the
+ *                                                     first n bytes of the view argv[0]
+ *   return nat_job_start(env, job, work, as_bool, "crypto_pwhash_async failed");
+ *
+ * work(ctx) reads and writes only job memory. Native: it runs on libuv's thread pool, and on the
+ * main thread afterwards each output is copied into its view if the view still has its length
+ * (view_len)
+ * (else the Promise rejects naming it, and no output is written). The Promise resolves with
+ * undefined when work returns 0 (or, when as_bool, with work() == 0), else rejects with
+ * Error(fail). Wasm: work runs at once on the call's own copies and the glue settles the Promise.
+ * nat_job_in/nat_job_out give NULL when out of memory; nat_job_start then throws and frees. */
+typedef int (*nat_work_fn)(void *ctx);
+typedef struct nat_job nat_job;
+nat_job *nat_job_new(napi_env env, const char *function_name, size_t ctx_size);
+void *nat_job_ctx(nat_job *job);
+unsigned char *nat_job_in(napi_env env, nat_job *job, const unsigned char *data, size_t len);
+unsigned char *nat_job_out(napi_env env, nat_job *job, napi_value view, const char *name, size_t view_len,
+                           size_t len);
+napi_value nat_job_start(napi_env env, nat_job *job, nat_work_fn work, bool as_bool, const char *fail);
 
 /* p_keypair(pk, sk) and p_seed_keypair(pk, sk, seed) for a primitive with p_PUBLICKEYBYTES,
  * p_SECRETKEYBYTES and p_SEEDBYTES (box, kx, sign, kem). seed_checks: NAT_SEED_APART where

@@ -65,11 +65,31 @@ function sizeBound (ra, rb) {
 // function draws random bytes, so its outputs (and returned value) are compared only when it threw; `opaque`: the
 // indices of state buffers, whose layout is the platform's (size_t fields, SIMD-specific
 // representations), so their bytes are not compared.
-function same (native, wasm, name, args, why, { checksOnly = false, random = false, opaque = [] } = {}) {
+function same (native, wasm, name, args, why, options = {}) {
   const a = cloneArgs(args)
   const b = cloneArgs(args)
-  const ra = outcome(native[name], a)
-  const rb = outcome(wasm[name], b)
+  return compare(name, why, a, b, outcome(native[name], a), outcome(wasm[name], b), options)
+}
+
+// The same for a Promise-returning function: what each Promise settles to, and the argument
+// bytes once both have settled (the native backend writes its outputs when the work is done).
+async function sameSettled (native, wasm, name, args, why, options = {}) {
+  const a = cloneArgs(args)
+  const b = cloneArgs(args)
+  const [ra, rb] = await Promise.all([settled(outcome(native[name], a)), settled(outcome(wasm[name], b))])
+  return compare(name, why, a, b, ra, rb, options)
+}
+
+async function settled (r) {
+  if (!(r.returned instanceof Promise)) return r
+  try {
+    return { resolved: await r.returned }
+  } catch (err) {
+    return { rejected: `${err.constructor.name}: ${err.message}` }
+  }
+}
+
+function compare (name, why, a, b, ra, rb, { checksOnly = false, random = false, opaque = [] }) {
   if (checksOnly && !argumentError(ra) && !argumentError(rb)) return ra
   const shown = (r) => (random && 'returned' in r ? { returned: typeof r.returned } : r)
   if (!sizeBound(ra, rb)) assert.deepStrictEqual(shown(rb), shown(ra), `${name} (${why}): native ${JSON.stringify(ra)}, wasm ${JSON.stringify(rb)}`)
@@ -303,10 +323,12 @@ if (!both) {
       }
       // Functions whose outputs are random: only their errors are compared. (A `random: true` in
       // the symbol table would say this better than a pattern over names.)
-      const RANDOM = /(_keygen|_keypair|_random|^randombytes_(buf|uniform)|_seal|_enc|_init_push|_str)$/
+      const RANDOM = /(_keygen|_keypair|_random|^randombytes_(buf|uniform)|_seal|_enc|_init_push|_str)(_async)?$/
       for (const [name, entry] of Object.entries(symbols)) {
         if (entry.native) continue
-        it(name, () => {
+        const promised = entry.returns === 'promise'
+        it(name, async () => {
+          const run = promised ? sameSettled : same
           const options = {
             // AES-256-GCM needs AES-NI or ARMv8 crypto: where one backend lacks it, compare checks
             checksOnly: name.startsWith('crypto_aead_aes256gcm_') && !gcm,
@@ -314,16 +336,16 @@ if (!both) {
             opaque: entry.args.map((a, i) => (a.kind === 'state' ? i : -1)).filter((i) => i >= 0)
           }
           const good = wellFormed(native, entry)
-          same(native, wasm, name, [], 'no arguments', options)
-          same(native, wasm, name, good.slice(0, -1), 'one argument short', options)
-          same(native, wasm, name, good.concat([new Uint8Array(3), 'x']), 'two extra arguments', options)
-          entry.args.forEach((a, i) => {
+          await run(native, wasm, name, [], 'no arguments', options)
+          await run(native, wasm, name, good.slice(0, -1), 'one argument short', options)
+          await run(native, wasm, name, good.concat([new Uint8Array(3), 'x']), 'two extra arguments', options)
+          for (const [i, a] of entry.args.entries()) {
             for (const v of badValues(native, a)) {
               const args = good.slice()
               args[i] = v
-              same(native, wasm, name, args, `${a.name} = ${label(v)}`, options)
+              await run(native, wasm, name, args, `${a.name} = ${label(v)}`, options)
             }
-          })
+          }
         })
       }
     })

@@ -14,12 +14,6 @@ function withCallback (promiseFn) {
   }
 }
 
-// On wasm there is no thread pool to hand the work to: the synchronous function runs and its
-// result is delivered as a Promise, so code written for the native backend keeps working.
-function settledAsync (syncFn) {
-  return (...args) => Promise.resolve(syncFn(...args))
-}
-
 // Guarded memory. Native: libsodium's sodium_malloc pages, marked `secure` as sodium-native does.
 // Wasm has no pages to guard or lock: sodium_malloc gives an ordinary buffer of its own (filled
 // like libsodium's, 0xdb) with `secure` false, the mprotect/mlock calls only check their
@@ -73,15 +67,10 @@ module.exports = function sodiumNative ({ name, binding }) {
   const sodium = Object.assign({}, binding)
   Object.defineProperty(sodium, 'backend', { value: name, enumerable: false })
 
-  // The table's Promise-returning functions: the native binding has each of them, the wasm one has
-  // none. On native their names are those of the binding's *_async functions (a test checks that
-  // both lists agree), which spares reading the table (lib/symbols as data) at require: 2-3 ms.
-  const promised = name === 'native'
-    ? Object.keys(binding).filter((fname) => fname.endsWith('_async'))
-    : Object.entries(require('../symbols/table.json')).filter(([, entry]) => entry.returns === 'promise').map(([fname]) => fname)
-  for (const fname of promised) {
-    const raw = binding[fname] || settledAsync(binding[fname.replace(/_async$/, '')])
-    sodium[fname] = withCallback(raw)
+  // sodium-native's *_async functions: both backends have them (native: the work on libuv's
+  // thread pool on copies the job owns; wasm: the same C run at once, settled as a Promise).
+  for (const fname of Object.keys(binding)) {
+    if (fname.endsWith('_async') && typeof binding[fname] === 'function') sodium[fname] = withCallback(binding[fname])
   }
 
   if (name === 'native') nativeMemory(sodium, binding)

@@ -48,7 +48,7 @@ function pbkdf2 (hash) {
   ]
   return {
     [p]: { args, returns: 'void' },
-    [`${p}_async`]: { args, returns: 'promise', native: true }
+    [`${p}_async`]: { args, returns: 'promise' }
   }
 }
 

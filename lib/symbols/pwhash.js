@@ -1,6 +1,6 @@
 'use strict'
 // crypto_pwhash_*: Argon2 (crypto_pwhash, _argon2i, _argon2id) and scrypt (src/pwhash.c), with
-// sodium-native's checks. The _async functions are native only and return a Promise.
+// sodium-native's checks. The _async functions return a Promise (native: the work runs on libuv's thread pool).
 const { out, buf, num, fixed, atLeast } = require('./kinds')
 
 const limits = (p) => [
@@ -57,29 +57,27 @@ module.exports = {
   },
 
   crypto_pwhash_async: {
-    args: hashArgs('crypto_pwhash', ARGON2), returns: 'promise', native: true, fails: 'crypto_pwhash_async failed'
+    args: hashArgs('crypto_pwhash', ARGON2), returns: 'promise', fails: 'crypto_pwhash_async failed'
   },
   crypto_pwhash_str_async: {
     args: [strOut('crypto_pwhash'), passwd(true), ...limits('crypto_pwhash')],
     returns: 'promise',
-    native: true,
     fails: 'crypto_pwhash_str_async failed'
   },
   // resolves to a boolean
   crypto_pwhash_str_verify_async: {
-    args: [str('crypto_pwhash'), passwd(true)], returns: 'promise', native: true
+    args: [str('crypto_pwhash'), passwd(true)], returns: 'promise'
   },
   [`${scrypt}_async`]: {
     args: hashArgs(scrypt).map((a) => a.name === 'passwd' ? passwd(true) : a),
     returns: 'promise',
-    native: true,
     fails: `${scrypt}_async failed`
   },
   [`${scrypt}_str_async`]: {
-    args: [strOut(scrypt), passwd(true), ...limits(scrypt)], returns: 'promise', native: true, fails: `${scrypt}_str_async failed`
+    args: [strOut(scrypt), passwd(true), ...limits(scrypt)], returns: 'promise', fails: `${scrypt}_str_async failed`
   },
   // resolves to a boolean
   [`${scrypt}_str_verify_async`]: {
-    args: [str(scrypt), passwd(true)], returns: 'promise', native: true
+    args: [str(scrypt), passwd(true)], returns: 'promise'
   }
 }

@@ -2,7 +2,7 @@
 // What natrium adds to libsodium-wrappers' API beyond the table-built additions (AES-256-GCM,
 // HKDF): PBKDF2-HMAC-SHA-256/512, and Promise-returning *_async variants of the slow functions,
 // which run on libuv's thread pool with the native backend and in the calling thread (resolving
-// afterwards) with the wasm backend.
+// afterwards) with the wasm backend: the backends' own *_async functions.
 //
 // Async work never touches the scratch views the synchronous functions share: its inputs are
 // copied (so the caller may reuse them at once) and its outputs are allocated per call.
@@ -32,16 +32,14 @@ function settle (fn) {
   }
 }
 
-module.exports = function extras (api, binding, isNative, built) {
+module.exports = function extras (api, binding, built) {
   const raw = (name) => {
     const fn = binding[name]
     if (typeof fn !== 'function') throw new Error(`main API: the backend lacks ${name}`)
     return fn
   }
-  // The native backend's _async function, or the synchronous one behind a Promise.
-  const runner = (name) => isNative && typeof binding[`${name}_async`] === 'function'
-    ? binding[`${name}_async`]
-    : (...args) => Promise.resolve(raw(name)(...args))
+  // The backend's _async function (native: on libuv's thread pool; wasm: run at once).
+  const runner = (name) => raw(`${name}_async`)
 
   // --- PBKDF2-HMAC-SHA-256/512 ---------------------------------------------------------------------
   for (const hash of ['sha256', 'sha512']) {
