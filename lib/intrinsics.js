@@ -28,41 +28,27 @@ const U8 = Uint8Array
 
 const isUint8Array = (x) => typedArrayName(x) === 'Uint8Array'
 
-// A TypedArray or DataView whose bytes cannot be read: its ArrayBuffer was detached (transferred,
-// or freed by sodium_free), or it lies outside a resizable ArrayBuffer that shrank. Both read as
-// zero bytes in JavaScript; natrium refuses them as arguments on every backend ("x is detached").
-// Only called for views that read as zero bytes.
-function isDetached (view) {
-  const buffer = typedArrayName(view) !== undefined ? typedArrayBuffer(view) : dataViewBuffer(view)
+// Why a TypedArray or DataView that reads as zero bytes has none: READABLE (it is empty),
+// DETACHED (its ArrayBuffer was detached: transferred, or freed by sodium_free) or OUT_OF_BOUNDS
+// (it lies outside a resizable ArrayBuffer that shrank). JavaScript reads the last two as empty
+// too; natrium refuses them as arguments on every backend. The built-ins used here validate the
+// view first and throw for either, without reaching any caller code.
+const READABLE = 0
+const DETACHED = 1
+const OUT_OF_BOUNDS = 2
+function emptyViewState (view) {
+  const isTypedArray = typedArrayName(view) !== undefined
   try {
-    // a view on a detached buffer cannot be made; an out-of-bounds one has its offset past the end
-    new U8(buffer, 0, 0) // eslint-disable-line no-new
+    if (isTypedArray) u8IndexOf(view, 0)
+    else dataViewByteLength(view)
+    return READABLE
   } catch {
-    return true
-  }
-  if (typedArrayName(view) !== undefined) {
-    // byteOffset reads 0 when out of bounds; the view's own length stays what it was made with,
-    // so a fixed-length view that lost its bytes reads byteLength 0 but is not "empty by design":
-    // the ArrayBuffer is shorter than where it starts plus its declared length.
-    return isOutOfBounds(view)
-  }
-  try {
-    dataViewByteLength(view)
-    return false
-  } catch {
-    return true // DataView getters throw on an out-of-bounds view
-  }
-}
-
-// A TypedArray made with a fixed length over a resizable ArrayBuffer that has since shrunk below
-// it: %TypedArray%.prototype.byteLength reads 0 and byteOffset 0, but the view is not empty by
-// design. V8 keeps no public flag for it; subarray(0) of such a view throws, of an empty one not.
-function isOutOfBounds (view) {
-  try {
-    u8Subarray(view, 0)
-    return false
-  } catch {
-    return true
+    try {
+      new U8(isTypedArray ? typedArrayBuffer(view) : dataViewBuffer(view), 0, 0) // eslint-disable-line no-new
+      return OUT_OF_BOUNDS
+    } catch {
+      return DETACHED
+    }
   }
 }
 
@@ -77,7 +63,10 @@ module.exports = {
   arrayBufferByteLength,
   isView,
   isUint8Array,
-  isDetached,
+  emptyViewState,
+  READABLE,
+  DETACHED,
+  OUT_OF_BOUNDS,
   u8Set,
   u8Fill,
   u8Subarray,

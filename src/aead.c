@@ -13,7 +13,7 @@
   do {                                               \
     if ((call) != 0) {                               \
       sodium_memzero(m, m_len);                      \
-      return nat_throw_error(env, "could not verify data"); \
+      return nat_throw_refused(env, "could not verify data"); \
     }                                                \
   } while (0)
 

@@ -117,11 +117,13 @@ static unsigned char *nat_job_view(napi_env env, const nat_job_block *b) {
   return ptr;
 }
 
-static napi_value nat_job_error(napi_env env, const char *format, const char *a, const char *b) {
+/* An Error for the rejection; code is NAT_REFUSED_CODE when libsodium refused, else NULL. */
+static napi_value nat_job_error(napi_env env, const char *code, const char *format, const char *a, const char *b) {
   char text[256];
   snprintf(text, sizeof text, format, a, b);
-  napi_value msg, err = NULL;
-  if (napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &msg) == napi_ok) napi_create_error(env, NULL, msg, &err);
+  napi_value msg, code_value = NULL, err = NULL;
+  if (code != NULL && napi_create_string_utf8(env, code, NAPI_AUTO_LENGTH, &code_value) != napi_ok) return NULL;
+  if (napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &msg) == napi_ok) napi_create_error(env, code_value, msg, &err);
   return err;
 }
 
@@ -130,7 +132,7 @@ static void nat_job_complete(napi_env env, napi_status status, void *data) {
   napi_value result = NULL;
   bool resolve = false;
   if (status != napi_ok) {
-    result = nat_job_error(env, "%s: the work was cancelled%s", job->function_name, "");
+    result = nat_job_error(env, NULL, "%s: the work was cancelled%s", job->function_name, "");
   } else {
     /* All outputs or none: first check that every view is still whole. */
     const nat_job_block *lost = NULL;
@@ -138,7 +140,7 @@ static void nat_job_complete(napi_env env, napi_status status, void *data) {
       if (job->blocks[i].view != NULL && nat_job_view(env, &job->blocks[i]) == NULL) lost = &job->blocks[i];
     }
     if (lost != NULL) {
-      result = nat_job_error(env, "%s: %s was detached, freed or resized while the work ran; nothing was written",
+      result = nat_job_error(env, NULL, "%s: %s was detached, freed or resized while the work ran; nothing was written",
                              job->function_name, lost->name);
     } else {
       for (size_t i = 0; i < job->nblocks; i++) {
@@ -150,7 +152,7 @@ static void nat_job_complete(napi_env env, napi_status status, void *data) {
       } else if (job->rc == 0) {
         resolve = napi_get_undefined(env, &result) == napi_ok;
       } else {
-        result = nat_job_error(env, "%s%s", job->fail, "");
+        result = nat_job_error(env, NAT_REFUSED_CODE, "%s%s", job->fail, "");
       }
     }
   }

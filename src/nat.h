@@ -24,6 +24,7 @@
  *   TypeError  "<x> must be a TypedArray"            (missing, wrong type)
  *   TypeError  "<x> must be a TypedArray or null"    (optional buffers)
  *   TypeError  "<x> is detached"                      (detached ArrayBuffer)
+ *   TypeError  "<x> is out of bounds"                 (outside a resizable ArrayBuffer that shrank)
  *   TypeError  "<x> must be a number"                 (numbers)
  *   TypeError  "<x> must be null"                     (NULL_ARG)
  *   RangeError "<x> must be <rule> bytes long"        (LEN_EQ; <rule> is the C spelling)
@@ -33,9 +34,13 @@
  *   RangeError "<x> must be sizeof(<type>) bytes long"  (STATE)
  *   Error      "<message>"                            (FAIL_IF: libsodium refused)
  *   Error      "<function> failed"                    (RETURN_OK: libsodium returned non-zero)
+ * libsodium's refusals (the last two, and the *_async rejections) carry err.code ===
+ * NAT_REFUSED_CODE, so that a caller (and the main API) tells them from natrium's own failures.
  */
 #ifndef NAT_H
 #define NAT_H
+
+#define NAT_REFUSED_CODE "ERR_NATRIUM_REFUSED"
 
 #include <sodium.h>
 #include <stdbool.h>
@@ -61,6 +66,11 @@ typedef struct {
 #define NAPI_VERSION 8
 #include <node_api.h>
 typedef napi_property_descriptor nat_export;
+/* Per-environment data (napi_set_instance_data): built-ins captured at load (src/init.c). */
+typedef struct {
+  napi_ref typedarray_index_of;
+  napi_ref dataview_byte_length;
+} nat_env;
 /* Export table entry: the JS name is the C function name without "nat_". */
 #define FN(name) { #name, NULL, nat_##name, NULL, NULL, NULL, napi_enumerable, NULL }
 #endif
@@ -69,6 +79,7 @@ typedef napi_property_descriptor nat_export;
 napi_value nat_throw_type(napi_env env, const char *name, const char *what);
 napi_value nat_throw_range(napi_env env, const char *name, const char *what);
 napi_value nat_throw_error(napi_env env, const char *message);
+napi_value nat_throw_refused(napi_env env, const char *message);
 napi_value nat_throw_failed(napi_env env, const char *binding_name);
 bool nat_get_args(napi_env env, napi_callback_info info, napi_value *argv, size_t n);
 bool nat_get_buf(napi_env env, napi_value value, const char *name, bool optional, bool output,
@@ -192,7 +203,7 @@ napi_value nat_number(napi_env env, double value);
 /* libsodium returned non-zero where that is not an expected answer: throw Error(message). */
 #define FAIL_IF(cond, message)                      \
   do {                                              \
-    if (cond) return nat_throw_error(env, message); \
+    if (cond) return nat_throw_refused(env, message); \
   } while (0)
 
 /* Return rules. RETURN_OK: 0 -> undefined, else Error naming the function. RETURN_BOOL: 0 -> true

@@ -123,5 +123,116 @@ for (const { name } of backends) {
         assert.deepStrictEqual(b, { threw: 'RangeError: passwd must be at least 1 bytes long' })
       })
     })
+
+    describe('no caller code runs inside a call, and a call from inside one is refused', () => {
+      it('sodium-native surface: a TypedArray whose prototype is a Proxy (the trap calls natrium)', () => {
+        const [r, ref] = child(name, `
+          let traps = 0
+          const evil = (u) => Object.setPrototypeOf(u, new Proxy(Uint8Array.prototype, {
+            getPrototypeOf (t) { traps++; sn.crypto_generichash(new Uint8Array(32), new Uint8Array(100)); return Object.getPrototypeOf(t) }
+          }))
+          const c = new Uint8Array(20)
+          sn.crypto_secretbox_easy(c, evil(new Uint8Array(4)), new Uint8Array(24), new Uint8Array(32))
+          report({ c: hex(c), traps })
+          const c2 = new Uint8Array(20)
+          sn.crypto_secretbox_easy(c2, new Uint8Array(4), new Uint8Array(24), new Uint8Array(32))
+          report({ c: hex(c2), traps: 0 })`)
+        assert.deepStrictEqual(r, ref)
+      })
+
+      it('main API: a nonce whose length getter makes a failing call does not change the outer call', () => {
+        const [r, ref] = child(name, `
+          let gets = 0
+          class N extends Uint8Array {
+            get length () {
+              gets++
+              try { sodium.crypto_aead_chacha20poly1305_ietf_encrypt_detached('a 32-byte message the attacker set', null, null, 'bad', new Uint8Array(32)) } catch {}
+              return 12
+            }
+          }
+          const k = new Uint8Array(32).fill(1)
+          const a = sodium.crypto_aead_chacha20poly1305_ietf_encrypt_detached(new Uint8Array(16), null, null, new N(12), k)
+          report({ c: hex(a.ciphertext), mac: hex(a.mac), gets })
+          const b = sodium.crypto_aead_chacha20poly1305_ietf_encrypt_detached(new Uint8Array(16), null, null, new Uint8Array(12), k)
+          report({ c: hex(b.ciphertext), mac: hex(b.mac), gets: 0 })`)
+        assert.deepStrictEqual(r, ref)
+        assert.strictEqual(r.c.length, 32)
+      })
+
+      it('main API: a nonce whose length getter calls crypto_secretbox_easy does not change the outer call', () => {
+        const [r, ref] = child(name, `
+          let gets = 0
+          const k = new Uint8Array(32).fill(2)
+          class M extends Uint8Array { get length () { gets++; sodium.crypto_secretbox_easy('inner message', new Uint8Array(24).fill(7), k); return 24 } }
+          report({ c: sodium.to_hex(sodium.crypto_secretbox_easy('outer', new M(24), k)), gets })
+          report({ c: sodium.to_hex(sodium.crypto_secretbox_easy('outer', new Uint8Array(24), k)), gets: 0 })`)
+        assert.deepStrictEqual(r, ref)
+      })
+
+      it('patched Uint8Array.prototype.set and fill never see the bytes of a call', () => {
+        const [r] = child(name, `
+          const seen = []
+          const proto = Object.getPrototypeOf(Uint8Array.prototype)
+          for (const m of ['set', 'fill', 'subarray', 'slice', 'indexOf']) {
+            const orig = proto[m]
+            proto[m] = function (...args) { seen.push(m); return orig.apply(this, args) }
+          }
+          const key = sodium.crypto_secretbox_keygen()
+          const n = new Uint8Array(24)
+          seen.length = 0
+          const c = sodium.crypto_secretbox_easy('a message', n, key)
+          sodium.crypto_secretbox_open_easy(c, n, key)
+          const o = new Uint8Array(32)
+          sn.crypto_generichash(o, key)
+          sn.crypto_aead_xchacha20poly1305_ietf_encrypt(new Uint8Array(25), new Uint8Array(9), null, null, new Uint8Array(24), key)
+          report({ seen })`)
+        assert.deepStrictEqual(r, { seen: [] })
+      })
+
+      it('look-alike objects and subclasses are judged by their internal slots, with the parameter named', () => {
+        const [a, b, c, d] = child(name, `
+          const fake = Object.create(Uint8Array.prototype)
+          report(attempt(() => sodium.crypto_generichash(32, fake)))
+          report(attempt(() => sn.crypto_generichash(new Uint8Array(32), fake)))
+          class Liar extends Uint8Array { get length () { return 1e9 } get byteLength () { return 1e9 } }
+          report(attempt(() => sodium.to_hex(sodium.crypto_generichash(32, new Liar(3)))))
+          report(attempt(() => sodium.to_hex(sodium.crypto_generichash(32, new Uint8Array(3)))))`)
+        assert.deepStrictEqual(a, { threw: 'TypeError: message must be a Uint8Array or a string, got an object' })
+        assert.deepStrictEqual(b, { threw: 'TypeError: in must be a TypedArray' })
+        assert.deepStrictEqual(c, d)
+      })
+
+      it('a replaced random source that calls natrium is refused with a clear error, every time', () => {
+        const [r, after] = child(name, `
+          const real = globalThis.crypto
+          Object.defineProperty(globalThis, 'crypto', {
+            configurable: true,
+            value: { getRandomValues (a) { sn.crypto_generichash(new Uint8Array(32), new Uint8Array(5)); return real.getRandomValues(a) } }
+          })
+          report(attempt(() => sodium.to_hex(sodium.randombytes_buf(16))))
+          report(attempt(() => sodium.crypto_generichash(16, 'abc', null, 'hex')))`)
+        // native: libsodium reads the OS generator, never globalThis.crypto; wasm: the source is
+        // read once, so every later call (whose restarted module draws a seed) is refused too
+        if (name === 'native') {
+          assert.match(r.returned, /^[0-9a-f]{32}$/)
+          assert.deepStrictEqual(after, { returned: 'cf4ab791c62b8d2b2109c90275287816' })
+        } else {
+          for (const x of [r, after]) assert.match(x.threw, /^Error: natrium.wasm: \w+ trapped \(natrium.wasm: crypto_generichash was called while another natrium call was running/)
+        }
+      })
+
+      it('a state object is checked without running its code', () => {
+        const [r] = child(name, `
+          let traps = 0
+          const handler = new Proxy({}, { get () { traps++; return () => { traps++ } } })
+          const out = []
+          for (const s of [new Proxy({}, handler), { name: 'crypto_generichash' }, Object.create(sodium.StateAddress.prototype)]) {
+            out.push(attempt(() => sodium.crypto_generichash_update(s, 'x')).threw)
+          }
+          report({ out, traps })`)
+        assert.strictEqual(r.traps, 0)
+        for (const m of r.out) assert.match(m, /^TypeError: state_address must be a crypto_generichash(_blake2b)? state \(from crypto_generichash(_blake2b)?_init\), got an object$/)
+      })
+    })
   })
 }

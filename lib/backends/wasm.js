@@ -19,7 +19,8 @@ const fs = require('fs')
 const path = require('path')
 const {
   typedArrayName, typedArrayBuffer, typedArrayByteOffset, typedArrayByteLength, dataViewBuffer,
-  dataViewByteOffset, dataViewByteLength, isView, isUint8Array, u8Set, u8Fill, u8Subarray, u8IndexOf, U8
+  dataViewByteOffset, dataViewByteLength, isView, isUint8Array, emptyViewState, u8Set, u8Fill, u8Subarray,
+  u8IndexOf, U8
 } = require('../intrinsics')
 
 const wasmModule = new WebAssembly.Module(fs.readFileSync(path.join(__dirname, '..', 'natrium.wasm')))
@@ -34,7 +35,14 @@ const DETACHED = 5
 const OTHER = 6
 const PROMISE = 7
 const OUT_OF_BOUNDS = 8
-const ERRORS = [null, TypeError, RangeError, Error]
+const ERRORS = [null, TypeError, RangeError, Error, Error]
+const REFUSED = 4 // an Error whose code says libsodium refused (src/nat.h NAT_REFUSED_CODE)
+const REFUSED_CODE = 'ERR_NATRIUM_REFUSED'
+function refused (message) {
+  const err = new Error(message)
+  err.code = REFUSED_CODE
+  return err
+}
 
 // WASI, as much as libsodium uses: random bytes, and stubs for stdio it never reaches in practice.
 // The random source is looked up on first use (the first call, whose sodium_init() draws from it):
@@ -106,23 +114,8 @@ const ARGS = wasm.nat_args_address() >>> 2 // u32 index of slot 0; a slot is 6 u
 const RESULT = wasm.nat_result_address() >>> 2
 const ERROR = wasm.nat_error_address() >>> 2
 
-// A view that reads as zero bytes: DETACHED if its ArrayBuffer was detached, OUT_OF_BOUNDS if it
-// lies outside a resizable ArrayBuffer that shrank, else an empty TYPEDARRAY. The built-ins
-// used here validate the view first and throw for either, without reaching any caller code.
-function emptyViewKind (v, isTypedArray) {
-  try {
-    if (isTypedArray) u8IndexOf(v, 0)
-    else dataViewByteLength(v)
-    return TYPEDARRAY
-  } catch {
-    try {
-      new U8(isTypedArray ? typedArrayBuffer(v) : dataViewBuffer(v), 0, 0) // eslint-disable-line no-new
-      return OUT_OF_BOUNDS
-    } catch {
-      return DETACHED
-    }
-  }
-}
+// The slot kind of a view that reads as zero bytes (see emptyViewState in lib/intrinsics.js).
+const EMPTY_VIEW_KINDS = [TYPEDARRAY, DETACHED, OUT_OF_BOUNDS]
 
 // Per-call state, preallocated: the arguments, then the TypedArrays among them (t) and the
 // regions they are copied to (g: one per set of overlapping ranges of one ArrayBuffer).
@@ -236,13 +229,13 @@ function invoke (index, argc) {
         if (typedArrayName(v) !== undefined) {
           length = typedArrayByteLength(v)
           if (length === 0) {
-            const kind = emptyViewKind(v, true)
+            const kind = EMPTY_VIEW_KINDS[emptyViewState(v)]
             if (kind !== TYPEDARRAY) { u32[s] = kind; continue }
           }
           buffer = typedArrayBuffer(v)
           start = typedArrayByteOffset(v)
         } else if (isView(v)) { // a DataView: Node-API's napi_get_buffer_info takes them too
-          const kind = emptyViewKind(v, false)
+          const kind = EMPTY_VIEW_KINDS[emptyViewState(v)]
           if (kind !== TYPEDARRAY) { u32[s] = kind; continue }
           length = dataViewByteLength(v)
           start = dataViewByteOffset(v)
@@ -299,8 +292,9 @@ function invoke (index, argc) {
     }
 
     if (failed !== 0) {
-      const Type = ERRORS[u32[ERROR]] || Error
-      throw new Type(cString((ERROR + 1) << 2))
+      const kind = u32[ERROR]
+      if (kind === REFUSED) throw refused(cString((ERROR + 1) << 2))
+      throw new (ERRORS[kind] || Error)(cString((ERROR + 1) << 2))
     }
     const kind = u32[RESULT]
     if (kind === NUMBER) return f64[(RESULT >>> 1) + 2]
@@ -322,7 +316,7 @@ function invoke (index, argc) {
 function settled (code) {
   if (code === 0) return Promise.resolve(undefined)
   if (code === 1 || code === 2) return Promise.resolve(code === 2)
-  return Promise.reject(new Error(cString((ERROR + 1) << 2)))
+  return Promise.reject(refused(cString((ERROR + 1) << 2)))
 }
 
 // A trap inside the C (libsodium's abort(), out of stack): start a new instance and report it as

@@ -7,11 +7,12 @@
 // Async work never touches the scratch views the synchronous functions share: its inputs are
 // copied (so the caller may reuse them at once) and its outputs are allocated per call.
 const { Buffer } = require('buffer')
-const { formatCode, bytesOf, numberOf, inputTypeError, UINT8ARRAY, encode } = require('./io')
+const { formatCode, bytesOf, numberOf, inputTypeError, isRefusal, UINT8ARRAY, encode } = require('./io')
+const { U8 } = require('../../intrinsics')
 
 function bytesArg (x, name) {
   if (x === null || x === undefined) throw inputTypeError(name, x)
-  return new Uint8Array(bytesOf(x, name)) // a private copy
+  return new U8(bytesOf(x, name)) // a private copy
 }
 
 function formatted (out, code) {
@@ -54,7 +55,7 @@ module.exports = function extras (api, binding, built) {
       const pw = bytesArg(password, 'password')
       const s = bytesArg(salt, 'salt')
       numberOf(iterations, 'iterations', minIter, Number.MAX_SAFE_INTEGER)
-      return { code, args: [new Uint8Array(new ArrayBuffer(keyLength)), pw, s, iterations, keyLength] }
+      return { code, args: [new U8(new ArrayBuffer(keyLength)), pw, s, iterations, keyLength] }
     }
     api[`crypto_pbkdf2_hmac_${hash}`] = {
       [`crypto_pbkdf2_hmac_${hash}`] (keyLength, password, salt, iterations, outputFormat) {
@@ -90,7 +91,7 @@ module.exports = function extras (api, binding, built) {
         const pw = bytesArg(password, 'password')
         const s = bytesArg(salt, 'salt')
         limits(opsLimit, memLimit)
-        const out = new Uint8Array(new ArrayBuffer(keyLength))
+        const out = new U8(new ArrayBuffer(keyLength))
         const args = [out, pw, s, opsLimit, memLimit]
         if (withAlg) args.push(numberOf(algorithm, 'algorithm', 0, 0xffffffff))
         return run(...args).then(() => formatted(out, code))
@@ -113,7 +114,7 @@ module.exports = function extras (api, binding, built) {
         if (pw.length === 0) return sync.str(pw, opsLimit, memLimit)
         numberOf(opsLimit, 'opsLimit', binding[`${p}_OPSLIMIT_MIN`], binding[`${p}_OPSLIMIT_MAX`])
         numberOf(memLimit, 'memLimit', binding[`${p}_MEMLIMIT_MIN`], binding[`${p}_MEMLIMIT_MAX`])
-        const out = new Uint8Array(new ArrayBuffer(size))
+        const out = new U8(new ArrayBuffer(size))
         return strRun(out, pw, opsLimit, memLimit).then(() => cString(out))
       })
     }
@@ -124,10 +125,10 @@ module.exports = function extras (api, binding, built) {
         const pw = bytesArg(password, 'password')
         const bytes = Buffer.from(hashedPassword, 'utf8')
         if (pw.length === 0 || bytes.length >= size) return sync.verify(hashedPassword, pw)
-        const str = new Uint8Array(new ArrayBuffer(size))
+        const str = new U8(new ArrayBuffer(size))
         str.set(bytes)
         return verifyRun(str, pw).catch((err) => {
-          if (err.constructor === Error) return false
+          if (isRefusal(err)) return false
           throw err
         })
       })
