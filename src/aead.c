@@ -118,6 +118,7 @@ static napi_value nat_crypto_aead_aes256gcm_encrypt_afternm(napi_env env, napi_c
   ARGS(6);
   OUT(c, 0); BUF(m, 1); OPT_BUF(ad, 2); NULL_ARG(nsec, 3); BUF(npub, 4);
   STATE(ctx, 5, crypto_aead_aes256gcm_state);
+  STATE_APART(ctx, c);
   LEN_EQ(c, m_len + crypto_aead_aes256gcm_ABYTES);
   LEN_EQ(npub, crypto_aead_aes256gcm_NPUBBYTES);
   NO_OVERLAP(c, m);
@@ -132,6 +133,7 @@ static napi_value nat_crypto_aead_aes256gcm_decrypt_afternm(napi_env env, napi_c
   ARGS(6);
   OUT(m, 0); NULL_ARG(nsec, 1); BUF(c, 2); OPT_BUF(ad, 3); BUF(npub, 4);
   STATE(ctx, 5, crypto_aead_aes256gcm_state);
+  STATE_APART(ctx, m);
   LEN_MIN(c, crypto_aead_aes256gcm_ABYTES);
   LEN_EQ(m, c_len - crypto_aead_aes256gcm_ABYTES);
   LEN_EQ(npub, crypto_aead_aes256gcm_NPUBBYTES);
@@ -148,6 +150,8 @@ static napi_value nat_crypto_aead_aes256gcm_encrypt_detached_afternm(napi_env en
   ARGS(7);
   OUT(c, 0); OUT(mac, 1); BUF(m, 2); OPT_BUF(ad, 3); NULL_ARG(nsec, 4); BUF(npub, 5);
   STATE(ctx, 6, crypto_aead_aes256gcm_state);
+  STATE_APART(ctx, c);
+  STATE_APART(ctx, mac);
   LEN_EQ(c, m_len);
   LEN_EQ(mac, crypto_aead_aes256gcm_ABYTES);
   LEN_EQ(npub, crypto_aead_aes256gcm_NPUBBYTES);
@@ -167,6 +171,7 @@ static napi_value nat_crypto_aead_aes256gcm_decrypt_detached_afternm(napi_env en
   ARGS(7);
   OUT(m, 0); NULL_ARG(nsec, 1); BUF(c, 2); BUF(mac, 3); OPT_BUF(ad, 4); BUF(npub, 5);
   STATE(ctx, 6, crypto_aead_aes256gcm_state);
+  STATE_APART(ctx, m);
   LEN_EQ(m, c_len);
   LEN_EQ(mac, crypto_aead_aes256gcm_ABYTES);
   LEN_EQ(npub, crypto_aead_aes256gcm_NPUBBYTES);

@@ -126,6 +126,7 @@ static bool nat_poly1305_state_ok(const crypto_onetimeauth_poly1305_state *state
     ARGS(2);                                                                              \
     STATE(state, 0, p##_state);                                                           \
     OUT(out, 1);                                                                          \
+    STATE_APART(state, out);                                                              \
     LEN_EQ(out, p##_BYTES);                                                               \
     FAIL_IF(!STATE_OK(&state), "invalid state");                                          \
     int rc = impl##_final(&state, out);                                                   \

@@ -204,6 +204,7 @@ static napi_value nat_crypto_core_keccak1600_extract_bytes(napi_env env, napi_ca
   ARGS(3);
   STATE(state, 0, crypto_core_keccak1600_state);
   OUT(bytes, 1);
+  STATE_APART(state, bytes);
   U64(offset, 2, 0, 200);
   LEN_MAX(bytes, 200 - offset);
   crypto_core_keccak1600_extract_bytes(&state, bytes, (size_t) offset, bytes_len);

@@ -151,6 +151,7 @@ static napi_value nat_crypto_generichash_blake2b_init_salt_personal(napi_env env
     ARGS(2);                                                                               \
     STATE(state, 0, crypto_##prim##_state);                                                \
     OUT(out, 1);                                                                           \
+    STATE_APART(state, out);                                                               \
     LEN_MIN(out, 1);                                                                       \
     LEN_MAX(out, crypto_##prim##_BYTES_MAX);                                               \
     FAIL_IF(!nat_crypto_##prim##_ok(&state), "invalid state");                             \
@@ -206,6 +207,7 @@ static napi_value nat_crypto_hash(napi_env env, napi_callback_info info) {
     ARGS(2);                                                                               \
     STATE(state, 0, crypto_##prim##_state);                                                \
     OUT(out, 1);                                                                           \
+    STATE_APART(state, out);                                                               \
     LEN_EQ(out, crypto_##prim##_BYTES);                                                    \
     FAIL_IF(!nat_crypto_##prim##_ok(&state), "invalid state");                             \
     int rc = impl##_final(&state, out);                                                    \
@@ -263,6 +265,7 @@ NAT_HASH(hash_sha3512, crypto_hash_sha3512)
     ARGS(2);                                                                               \
     STATE(state, 0, crypto_xof_##prim##_state);                                            \
     OUT(out, 1);                                                                           \
+    STATE_APART(state, out);                                                               \
     FAIL_IF(!nat_xof_ok(&state, crypto_xof_##prim##_BLOCKBYTES), "invalid state");         \
     int rc = crypto_xof_##prim##_squeeze(&state, out, out_len);                            \
     STATE_SAVE(state);                                                                     \

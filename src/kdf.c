@@ -82,6 +82,7 @@ static napi_value nat_crypto_kdf_keygen(napi_env env, napi_callback_info info) {
     ARGS(2);                                                                                   \
     STATE(state, 0, p##_state);                                                                \
     OUT(prk, 1);                                                                               \
+    STATE_APART(state, prk);                                                                   \
     LEN_EQ(prk, p##_KEYBYTES);                                                                 \
     int rc = impl##_extract_final(&state, prk);                                                \
     STATE_SAVE(state);                                                                         \

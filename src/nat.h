@@ -200,6 +200,13 @@ napi_value nat_number(napi_env env, double value);
     sodium_memzero(&x, sizeof x);            \
   } while (0)
 
+/* An output y written while state x is used must not share a byte with x's buffer: the state is
+ * worked on in a copy and written back by STATE_SAVE, over the output. */
+#define STATE_APART(x, y)                                                                          \
+  do {                                                                                             \
+    if (nat_overlap(y, y##_len, x##_buf, sizeof x)) return nat_throw_range(env, #y, "must not overlap " #x); \
+  } while (0)
+
 /* libsodium returned non-zero where that is not an expected answer: throw Error(message). */
 #define FAIL_IF(cond, message)                      \
   do {                                              \

@@ -108,6 +108,7 @@ static napi_value nat_crypto_secretstream_xchacha20poly1305_init_push(napi_env e
   ARGS(3);
   STATE(state, 0, crypto_secretstream_xchacha20poly1305_state);
   OUT(header, 1); BUF(k, 2);
+  STATE_APART(state, header);
   LEN_EQ(header, crypto_secretstream_xchacha20poly1305_HEADERBYTES);
   LEN_EQ(k, crypto_secretstream_xchacha20poly1305_KEYBYTES);
   int rc = crypto_secretstream_xchacha20poly1305_init_push(&state, header, k);
@@ -136,6 +137,7 @@ static napi_value nat_crypto_secretstream_xchacha20poly1305_push(napi_env env,
   ARGS(5);
   STATE(state, 0, crypto_secretstream_xchacha20poly1305_state);
   OUT(c, 1); BUF(m, 2); OPT_BUF(ad, 3); U32(tag, 4, 0, 255);
+  STATE_APART(state, c);
   LEN_MAX(m, crypto_secretstream_xchacha20poly1305_MESSAGEBYTES_MAX);
   LEN_EQ(c, m_len + crypto_secretstream_xchacha20poly1305_ABYTES);
   NO_ALIAS(c, m);
@@ -154,6 +156,8 @@ static napi_value nat_crypto_secretstream_xchacha20poly1305_pull(napi_env env,
   ARGS(5);
   STATE(state, 0, crypto_secretstream_xchacha20poly1305_state);
   OUT(m, 1); OUT(tag, 2); BUF(c, 3); OPT_BUF(ad, 4);
+  STATE_APART(state, m);
+  STATE_APART(state, tag);
   LEN_EQ(tag, 1);
   LEN_MIN(c, crypto_secretstream_xchacha20poly1305_ABYTES);
   LEN_EQ(m, c_len - crypto_secretstream_xchacha20poly1305_ABYTES);

@@ -121,6 +121,7 @@ static napi_value nat_crypto_sign_ed25519_sk_to_curve25519(napi_env env, napi_ca
     ARGS(3);                                                                                    \
     STATE(state, 0, type);                                                                      \
     OUT(sig, 1); BUF(sk, 2);                                                                    \
+    STATE_APART(state, sig);                                                                    \
     LEN_EQ(sig, crypto_sign_BYTES);                                                             \
     LEN_EQ(sk, crypto_sign_SECRETKEYBYTES);                                                     \
     int rc = p##_final_create(&state, sig, NULL, sk);                                           \

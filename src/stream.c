@@ -177,6 +177,7 @@ static bool nat_xor_update(unsigned char *c, const unsigned char *m, size_t len,
     ARGS(3);                                                                             \
     STATE(state, 0, p##_xor_state);                                                      \
     OUT(c, 1); BUF(m, 2);                                                                \
+    STATE_APART(state, c);                                                               \
     LEN_EQ(c, m_len);                                                                    \
     NO_OVERLAP(c, m);                                                                    \
     bool valid = state.ready == 1 && state.avail < 64;                                   \

@@ -234,5 +234,21 @@ for (const { name } of backends) {
         for (const m of r.out) assert.match(m, /^TypeError: state_address must be a crypto_generichash(_blake2b)? state \(from crypto_generichash(_blake2b)?_init\), got an object$/)
       })
     })
+
+    describe('a state and an output never share bytes', () => {
+      it('crypto_generichash_final and crypto_xof_shake128_squeeze refuse an out inside the state', () => {
+        const [a, b] = child(name, `
+          const st = new Uint8Array(sn.crypto_generichash_STATEBYTES + 64)
+          const state = st.subarray(0, sn.crypto_generichash_STATEBYTES)
+          sn.crypto_generichash_init(state, null, 32)
+          sn.crypto_generichash_update(state, Buffer.from('abc'))
+          report(attempt(() => sn.crypto_generichash_final(state, st.subarray(10, 42))))
+          const xs = new Uint8Array(sn.crypto_xof_shake128_STATEBYTES)
+          sn.crypto_xof_shake128_init(xs)
+          report(attempt(() => sn.crypto_xof_shake128_squeeze(xs, xs.subarray(0, 16))))`)
+        assert.deepStrictEqual(a, { threw: 'RangeError: out must not overlap state' })
+        assert.deepStrictEqual(b, { threw: 'RangeError: out must not overlap state' })
+      })
+    })
   })
 }
