@@ -11,10 +11,7 @@
  * libsodium implementation (AES-256-GCM's) leaves it clean. */
 #define NAT_OPEN_OR_WIPE(call, m, m_len)            \
   do {                                               \
-    if ((call) != 0) {                               \
-      sodium_memzero(m, m_len);                      \
-      return nat_throw_refused(env, "could not verify data"); \
-    }                                                \
+    if ((call) != 0) REFUSE("could not verify data"); \
   } while (0)
 
 /* impl names the functions that encrypt and decrypt: libsodium's crypto_aead_<name>, or our own
@@ -110,7 +107,7 @@ static napi_value nat_crypto_aead_aes256gcm_beforenm(napi_env env, napi_callback
   BUF(k, 1);
   LEN_EQ(k, crypto_aead_aes256gcm_KEYBYTES);
   int rc = crypto_aead_aes256gcm_beforenm(&ctx, k);
-  STATE_SAVE(ctx);
+  STATE_SAVE_IF_OK(ctx, rc);
   RETURN_OK(rc);
 }
 

@@ -44,7 +44,7 @@
     STATE(state, 0, p##_state);                                                           \
     BUF(key, 1);                                                                          \
     int rc = impl##_init(&state, key, key_len);                                           \
-    STATE_SAVE(state);                                                                    \
+    STATE_SAVE_IF_OK(state, rc);                                                                    \
     RETURN_OK(rc);                                                                        \
   }
 
@@ -55,7 +55,7 @@
     BUF(key, 1);                                                                          \
     LEN_EQ(key, p##_KEYBYTES);                                                            \
     int rc = p##_init(&state, key);                                                       \
-    STATE_SAVE(state);                                                                    \
+    STATE_SAVE_IF_OK(state, rc);                                                                    \
     RETURN_OK(rc);                                                                        \
   }
 
@@ -118,7 +118,7 @@ static bool nat_poly1305_state_ok(const crypto_onetimeauth_poly1305_state *state
     BUF(in, 1);                                                                           \
     FAIL_IF(!STATE_OK(&state), "invalid state");                                          \
     int rc = impl##_update(&state, in, in_len);                                           \
-    STATE_SAVE(state);                                                                    \
+    STATE_SAVE_IF_OK(state, rc);                                                                    \
     RETURN_OK(rc);                                                                        \
   }                                                                                       \
                                                                                           \
@@ -130,7 +130,7 @@ static bool nat_poly1305_state_ok(const crypto_onetimeauth_poly1305_state *state
     LEN_EQ(out, p##_BYTES);                                                               \
     FAIL_IF(!STATE_OK(&state), "invalid state");                                          \
     int rc = impl##_final(&state, out);                                                   \
-    STATE_SAVE(state);                                                                    \
+    STATE_SAVE_IF_OK(state, rc);                                                                    \
     RETURN_OK(rc);                                                                        \
   }
 

@@ -120,7 +120,7 @@ static napi_value nat_crypto_generichash_blake2b_init_salt_personal(napi_env env
   if (salt != NULL) LEN_EQ(salt, crypto_generichash_blake2b_SALTBYTES);
   if (personal != NULL) LEN_EQ(personal, crypto_generichash_blake2b_PERSONALBYTES);
   int rc = NAT_BLAKE2B(_init_salt_personal)(&state, key, key_len, outlen, salt, personal);
-  STATE_SAVE(state);
+  STATE_SAVE_IF_OK(state, rc);
   RETURN_OK(rc);
 }
 
@@ -133,7 +133,7 @@ static napi_value nat_crypto_generichash_blake2b_init_salt_personal(napi_env env
     U32(outlen, 2, 1, crypto_##prim##_BYTES_MAX);                                          \
     LEN_MAX(key, crypto_##prim##_KEYBYTES_MAX);                                            \
     int rc = NAT_BLAKE2B(_init)(&state, key, key_len, outlen);                             \
-    STATE_SAVE(state);                                                                     \
+    STATE_SAVE_IF_OK(state, rc);                                                                     \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
                                                                                            \
@@ -143,7 +143,7 @@ static napi_value nat_crypto_generichash_blake2b_init_salt_personal(napi_env env
     BUF(in, 1);                                                                            \
     FAIL_IF(!nat_crypto_##prim##_ok(&state), "invalid state");                             \
     int rc = NAT_BLAKE2B(_update)(&state, in, in_len);                                     \
-    STATE_SAVE(state);                                                                     \
+    STATE_SAVE_IF_OK(state, rc);                                                                     \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
                                                                                            \
@@ -156,7 +156,7 @@ static napi_value nat_crypto_generichash_blake2b_init_salt_personal(napi_env env
     LEN_MAX(out, crypto_##prim##_BYTES_MAX);                                               \
     FAIL_IF(!nat_crypto_##prim##_ok(&state), "invalid state");                             \
     int rc = NAT_BLAKE2B(_final)(&state, out, out_len);                                    \
-    STATE_SAVE(state);                                                                     \
+    STATE_SAVE_IF_OK(state, rc);                                                                     \
     RETURN_OK(rc);                                                                         \
   }
 
@@ -189,7 +189,7 @@ static napi_value nat_crypto_hash(napi_env env, napi_callback_info info) {
     ARGS(1);                                                                               \
     STATE(state, 0, crypto_##prim##_state);                                                \
     int rc = impl##_init(&state);                                                          \
-    STATE_SAVE(state);                                                                     \
+    STATE_SAVE_IF_OK(state, rc);                                                                     \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
                                                                                            \
@@ -199,7 +199,7 @@ static napi_value nat_crypto_hash(napi_env env, napi_callback_info info) {
     BUF(in, 1);                                                                            \
     FAIL_IF(!nat_crypto_##prim##_ok(&state), "invalid state");                             \
     int rc = impl##_update(&state, in, in_len);                                            \
-    STATE_SAVE(state);                                                                     \
+    STATE_SAVE_IF_OK(state, rc);                                                                     \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
                                                                                            \
@@ -211,8 +211,7 @@ static napi_value nat_crypto_hash(napi_env env, napi_callback_info info) {
     LEN_EQ(out, crypto_##prim##_BYTES);                                                    \
     FAIL_IF(!nat_crypto_##prim##_ok(&state), "invalid state");                             \
     int rc = impl##_final(&state, out);                                                    \
-    STATE_SAVE(state);                                                                     \
-    if (rc != 0) sodium_memzero(out, out_len);                                             \
+    STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }
 
@@ -237,7 +236,7 @@ NAT_HASH(hash_sha3512, crypto_hash_sha3512)
     ARGS(1);                                                                               \
     STATE(state, 0, crypto_xof_##prim##_state);                                            \
     int rc = crypto_xof_##prim##_init(&state);                                             \
-    STATE_SAVE(state);                                                                     \
+    STATE_SAVE_IF_OK(state, rc);                                                                     \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
                                                                                            \
@@ -247,7 +246,7 @@ NAT_HASH(hash_sha3512, crypto_hash_sha3512)
     STATE(state, 0, crypto_xof_##prim##_state);                                            \
     U32(domain, 1, 1, 255);                                                                \
     int rc = crypto_xof_##prim##_init_with_domain(&state, (unsigned char) domain);         \
-    STATE_SAVE(state);                                                                     \
+    STATE_SAVE_IF_OK(state, rc);                                                                     \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
                                                                                            \
@@ -257,7 +256,7 @@ NAT_HASH(hash_sha3512, crypto_hash_sha3512)
     BUF(in, 1);                                                                            \
     FAIL_IF(!nat_xof_ok(&state, crypto_xof_##prim##_BLOCKBYTES), "invalid state");         \
     int rc = crypto_xof_##prim##_update(&state, in, in_len);                               \
-    STATE_SAVE(state);                                                                     \
+    STATE_SAVE_IF_OK(state, rc);                                                                     \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
                                                                                            \
@@ -268,7 +267,7 @@ NAT_HASH(hash_sha3512, crypto_hash_sha3512)
     STATE_APART(state, out);                                                               \
     FAIL_IF(!nat_xof_ok(&state, crypto_xof_##prim##_BLOCKBYTES), "invalid state");         \
     int rc = crypto_xof_##prim##_squeeze(&state, out, out_len);                            \
-    STATE_SAVE(state);                                                                     \
+    STATE_SAVE_IF_OK(state, rc);                                                                     \
     RETURN_OK(rc);                                                                         \
   }
 

@@ -12,9 +12,15 @@
  *   }
  *
  * Declaring macros (ARGS, BUF, OUT, OPT_BUF, OPT_OUT, U32, U64, STATE) declare exactly what they name:
- * ARGS(n) declares `argv`; BUF(x, i) and OUT(x, i) declare the pair `x` (unsigned char *) and
- * `x_len` (size_t); U32/U64 declare `x`; STATE(x, i, type) declares `x` (an aligned copy) and
- * `x_buf`. Every statement-like macro is a do { } while (0) that returns NULL after throwing.
+ * ARGS(n) declares `argv` and `outs` (the outputs OUT and OPT_OUT list, which every refusal
+ * zeroes); BUF(x, i) and OUT(x, i) declare the pair `x` (unsigned char *) and `x_len` (size_t);
+ * U32/U64 declare `x`; STATE(x, i, type) declares `x` (an aligned copy) and `x_buf`. Every
+ * statement-like macro is a do { } while (0) that returns NULL after throwing.
+ *
+ * When libsodium refuses (FAIL_IF, RETURN_OK, REFUSE) or an open answers false (RETURN_BOOL),
+ * every output is zeroed first, so a refused call leaves nothing of its work behind (an ephemeral
+ * key, a point, a partly decoded input), and a state is written back (STATE_SAVE_IF_OK) only when
+ * the call succeeded.
  *
  * The raw contract (both backends, and the sodium-native surface on top of it): libsodium's
  * names; outputs first as in sodium-native; arguments are TypedArrays, numbers or null; results
@@ -93,9 +99,34 @@ napi_value nat_undefined(napi_env env);
 napi_value nat_bool(napi_env env, bool value);
 napi_value nat_number(napi_env env, double value);
 
+/* The outputs of one call, for the refusal paths to zero. */
+#define NAT_MAX_OUTS 4
+typedef struct {
+  unsigned char *data[NAT_MAX_OUTS];
+  size_t len[NAT_MAX_OUTS];
+  size_t count;
+} nat_outs;
+
+static inline bool nat_outs_add(napi_env env, nat_outs *outs, unsigned char *data, size_t len) {
+  if (outs->count == NAT_MAX_OUTS) {
+    nat_throw_error(env, "natrium: a binding lists more than NAT_MAX_OUTS outputs");
+    return false;
+  }
+  outs->data[outs->count] = data;
+  outs->len[outs->count++] = len;
+  return true;
+}
+
+static inline void nat_outs_wipe(const nat_outs *outs) {
+  for (size_t i = 0; i < outs->count; i++) sodium_memzero(outs->data[i], outs->len[i]);
+}
+
 /* Fetch n arguments into `argv`; missing ones read as undefined and fail their own checks. */
 #define ARGS(n)                                             \
   napi_value argv[n];                                       \
+  nat_outs outs;                                            \
+  outs.count = 0;                                           \
+  (void) outs;                                              \
   do {                                                      \
     if (!nat_get_args(env, info, argv, n)) return NULL;     \
   } while (0)
@@ -114,7 +145,8 @@ napi_value nat_number(napi_env env, double value);
   unsigned char *x;                                                 \
   size_t x##_len;                                                   \
   do {                                                              \
-    if (!nat_get_buf(env, argv[i], #x, false, true, &x, &x##_len)) return NULL; \
+    if (!nat_get_buf(env, argv[i], #x, false, true, &x, &x##_len) || \
+        !nat_outs_add(env, &outs, x, x##_len)) return NULL;         \
   } while (0)
 
 /* An argument that must be null (libsodium's unused nsec parameters). */
@@ -136,7 +168,8 @@ napi_value nat_number(napi_env env, double value);
   unsigned char *x;                                                            \
   size_t x##_len;                                                              \
   do {                                                                         \
-    if (!nat_get_buf(env, argv[i], #x, true, true, &x, &x##_len)) return NULL; \
+    if (!nat_get_buf(env, argv[i], #x, true, true, &x, &x##_len) ||            \
+        (x != NULL && !nat_outs_add(env, &outs, x, x##_len))) return NULL;     \
   } while (0)
 
 /* Integer arguments within [lo, hi] (JS numbers; exact up to 2^53). */
@@ -200,6 +233,13 @@ napi_value nat_number(napi_env env, double value);
     sodium_memzero(&x, sizeof x);            \
   } while (0)
 
+/* The same when the call may be refused: the caller's state changes only if rc is 0. */
+#define STATE_SAVE_IF_OK(x, rc)                   \
+  do {                                            \
+    if ((rc) == 0) memcpy(x##_buf, &x, sizeof x); \
+    sodium_memzero(&x, sizeof x);                 \
+  } while (0)
+
 /* An output y written while state x is used must not share a byte with x's buffer: the state is
  * worked on in a copy and written back by STATE_SAVE, over the output. */
 #define STATE_APART(x, y)                                                                          \
@@ -207,21 +247,37 @@ napi_value nat_number(napi_env env, double value);
     if (nat_overlap(y, y##_len, x##_buf, sizeof x)) return nat_throw_range(env, #y, "must not overlap " #x); \
   } while (0)
 
-/* libsodium returned non-zero where that is not an expected answer: throw Error(message). */
-#define FAIL_IF(cond, message)                      \
-  do {                                              \
-    if (cond) return nat_throw_refused(env, message); \
+/* libsodium refused: zero every output, throw Error(message) with code NAT_REFUSED_CODE. */
+#define REFUSE(message)                       \
+  do {                                        \
+    nat_outs_wipe(&outs);                     \
+    return nat_throw_refused(env, message);   \
   } while (0)
 
-/* Return rules. RETURN_OK: 0 -> undefined, else Error naming the function. RETURN_BOOL: 0 -> true
- * (verify/open style), anything else -> false. */
+/* libsodium returned non-zero where that is not an expected answer: REFUSE(message). */
+#define FAIL_IF(cond, message)                \
+  do {                                        \
+    if (cond) REFUSE(message);                \
+  } while (0)
+
+/* Return rules. RETURN_OK: 0 -> undefined, else the outputs zeroed and an Error naming the
+ * function. RETURN_BOOL: 0 -> true (verify/open style), anything else -> false with the outputs
+ * zeroed (an open that fails leaves no bytes in m, whatever libsodium did). */
 #define RETURN_OK(call)                                              \
   do {                                                               \
-    if ((call) != 0) return nat_throw_failed(env, __func__);      \
+    if ((call) != 0) {                                               \
+      nat_outs_wipe(&outs);                                          \
+      return nat_throw_failed(env, __func__);                        \
+    }                                                                \
     return nat_undefined(env);                                       \
   } while (0)
 
-#define RETURN_BOOL(call) return nat_bool(env, (call) == 0)
+#define RETURN_BOOL(call)                       \
+  do {                                          \
+    bool ok_ = (call) == 0;                     \
+    if (!ok_) nat_outs_wipe(&outs);             \
+    return nat_bool(env, ok_);                  \
+  } while (0)
 
 /* A Node-API call failed: throw its own error text unless an exception is already pending. */
 napi_value nat_throw_napi(napi_env env);

@@ -112,7 +112,7 @@ static napi_value nat_crypto_secretstream_xchacha20poly1305_init_push(napi_env e
   LEN_EQ(header, crypto_secretstream_xchacha20poly1305_HEADERBYTES);
   LEN_EQ(k, crypto_secretstream_xchacha20poly1305_KEYBYTES);
   int rc = crypto_secretstream_xchacha20poly1305_init_push(&state, header, k);
-  STATE_SAVE(state);
+  STATE_SAVE_IF_OK(state, rc);
   RETURN_OK(rc);
 }
 
@@ -124,7 +124,7 @@ static napi_value nat_crypto_secretstream_xchacha20poly1305_init_pull(napi_env e
   LEN_EQ(header, crypto_secretstream_xchacha20poly1305_HEADERBYTES);
   LEN_EQ(k, crypto_secretstream_xchacha20poly1305_KEYBYTES);
   int rc = crypto_secretstream_xchacha20poly1305_init_pull(&state, header, k);
-  STATE_SAVE(state);
+  STATE_SAVE_IF_OK(state, rc);
   RETURN_OK(rc);
 }
 
@@ -144,13 +144,13 @@ static napi_value nat_crypto_secretstream_xchacha20poly1305_push(napi_env env,
   unsigned long long clen;
   int rc = crypto_secretstream_xchacha20poly1305_push(&state, c, &clen, m, m_len, ad, ad_len,
                                                       (unsigned char) tag);
-  STATE_SAVE(state);
+  STATE_SAVE_IF_OK(state, rc);
   FAIL_IF(rc != 0, "push failed");
   return nat_number(env, (double) clen);
 }
 
 /* pull(state, m, tag, c, ad) -> m's length; tag (1 byte) receives the chunk's tag. A chunk that
- * does not verify throws and leaves m and the state as they were (tag reads 0xff). */
+ * does not verify throws, with m and tag zeroed and the state as it was. */
 static napi_value nat_crypto_secretstream_xchacha20poly1305_pull(napi_env env,
                                                                  napi_callback_info info) {
   ARGS(5);
@@ -168,7 +168,7 @@ static napi_value nat_crypto_secretstream_xchacha20poly1305_pull(napi_env env,
   unsigned long long mlen;
   int rc = crypto_secretstream_xchacha20poly1305_pull(&state, m, &mlen, tag, c, c_len, ad,
                                                       ad_len);
-  STATE_SAVE(state);
+  STATE_SAVE_IF_OK(state, rc);
   FAIL_IF(rc != 0, "pull failed");
   return nat_number(env, (double) mlen);
 }

@@ -184,7 +184,7 @@ static bool nat_xor_update(unsigned char *c, const unsigned char *m, size_t len,
     bool done = valid && nat_xor_update(c, m, m_len, &state.counter, state.block,        \
                                         &state.avail, state.nonce, state.key, xor_ic,    \
                                         max_blocks);                                     \
-    STATE_SAVE(state);                                                                   \
+    STATE_SAVE_IF_OK(state, done ? 0 : -1);                                              \
     FAIL_IF(!valid, "state is not initialized");                                         \
     FAIL_IF(!done, "keystream exhausted");                                               \
     return nat_undefined(env);                                                           \

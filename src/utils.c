@@ -189,7 +189,7 @@ static napi_value nat_sodium_hex2bin(napi_env env, napi_callback_info info) {
   if (sodium_hex2bin(bin, bin_len, (const char *) hex, hex_len, nat_ignore_set(set, ignore, ignore_len),
                      &decoded, NULL) != 0) {
     sodium_memzero(bin, bin_len);
-    return nat_throw_refused(env, "invalid input");
+    REFUSE("invalid input");
   }
   return nat_number(env, (double) decoded);
 }
@@ -228,7 +228,7 @@ static napi_value nat_sodium_base642bin(napi_env env, napi_callback_info info) {
   if (sodium_base642bin(bin, bin_len, (const char *) b64, b64_len, nat_ignore_set(set, ignore, ignore_len),
                         &decoded, NULL, (int) variant) != 0) {
     sodium_memzero(bin, bin_len);
-    return nat_throw_refused(env, "invalid input");
+    REFUSE("invalid input");
   }
   return nat_number(env, (double) decoded);
 }

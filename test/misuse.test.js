@@ -250,5 +250,59 @@ for (const { name } of backends) {
         assert.deepStrictEqual(b, { threw: 'RangeError: out must not overlap state' })
       })
     })
+
+    describe('a refused call leaves its outputs zeroed and its state as it was', () => {
+      it('the reproducers: seal to a low-order key, a zero scalar, a zero tweak, a forged chunk, a finished SHA-3', () => {
+        const [r] = child(name, `
+          const filled = (n) => new Uint8Array(n).fill(0xaa)
+          const zeroed = (b) => b.every((x) => x === 0)
+          const out = {}
+          for (const p of ['crypto_box', 'crypto_box_curve25519xchacha20poly1305']) {
+            const c = filled(10 + sn[p + '_SEALBYTES'])
+            out[p + '_seal'] = [attempt(() => sn[p + '_seal'](c, new Uint8Array(10), new Uint8Array(32))).threw, zeroed(c)]
+          }
+          for (const f of ['crypto_scalarmult_ed25519_base', 'crypto_scalarmult_ed25519_base_noclamp']) {
+            const q = filled(32)
+            out[f] = [attempt(() => sn[f](q, new Uint8Array(32))).threw, zeroed(q)]
+          }
+          const [pk, scalar] = [filled(32), filled(32)]
+          out.keypair_add = [attempt(() => sn.extension_tweak_ed25519_keypair_add(pk, scalar, new Uint8Array(32), new Uint8Array(32))).threw, zeroed(pk) && zeroed(scalar)]
+          const key = new Uint8Array(32).fill(3)
+          const st = new Uint8Array(sn.crypto_secretstream_xchacha20poly1305_STATEBYTES)
+          sn.crypto_secretstream_xchacha20poly1305_init_pull(st, new Uint8Array(24), key)
+          const before = hex(st)
+          const [m, tag] = [filled(13), filled(1)]
+          out.pull = [attempt(() => sn.crypto_secretstream_xchacha20poly1305_pull(st, m, tag, new Uint8Array(30), null)).threw, zeroed(m) && zeroed(tag), hex(st) === before]
+          const h = new Uint8Array(sn.crypto_hash_sha3256_STATEBYTES)
+          sn.crypto_hash_sha3256_init(h)
+          sn.crypto_hash_sha3256_final(h, new Uint8Array(32))
+          const done = hex(h)
+          const digest = filled(32)
+          out.sha3_final = [attempt(() => sn.crypto_hash_sha3256_final(h, digest)).threw, zeroed(digest), hex(h) === done]
+          out.sha3_update = [attempt(() => sn.crypto_hash_sha3256_update(h, new Uint8Array(5))).threw, true, hex(h) === done]
+          report(out)`)
+        assert.deepStrictEqual(r, {
+          crypto_box_seal: ['Error: crypto_box_seal failed', true],
+          crypto_box_curve25519xchacha20poly1305_seal: ['Error: crypto_box_curve25519xchacha20poly1305_seal failed', true],
+          crypto_scalarmult_ed25519_base: ['Error: crypto_scalarmult_ed25519_base failed', true],
+          crypto_scalarmult_ed25519_base_noclamp: ['Error: crypto_scalarmult_ed25519_base_noclamp failed', true],
+          keypair_add: ['Error: failed to add tweak to keypair', true],
+          pull: ['Error: pull failed', true, true],
+          sha3_final: ['Error: crypto_hash_sha3256_final failed', true, true],
+          sha3_update: ['Error: crypto_hash_sha3256_update failed', true, true]
+        })
+      })
+
+      it('refusals carry code ERR_NATRIUM_REFUSED; argument errors and natrium\'s own failures do not', () => {
+        const [r] = child(name, `
+          const code = (f) => { try { f() } catch (e) { return [e.constructor.name, e.code === undefined ? null : e.code] } }
+          report([
+            code(() => sn.crypto_box_seal(new Uint8Array(48), new Uint8Array(0), new Uint8Array(32))),
+            code(() => sn.crypto_box_seal(new Uint8Array(47), new Uint8Array(0), new Uint8Array(32))),
+            code(() => sn.crypto_aead_xchacha20poly1305_ietf_decrypt(new Uint8Array(1), null, new Uint8Array(17), null, new Uint8Array(24), new Uint8Array(32)))
+          ])`)
+        assert.deepStrictEqual(r, [['Error', 'ERR_NATRIUM_REFUSED'], ['RangeError', null], ['Error', 'ERR_NATRIUM_REFUSED']])
+      })
+    })
   })
 }
