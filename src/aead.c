@@ -10,7 +10,7 @@
  * throws on a bad tag. ad may be null; nsec must be null. On a bad tag m is zeroed here: not every
  * libsodium implementation (AES-256-GCM's) leaves it clean. */
 #define NAT_OPEN_OR_WIPE(call, m, m_len)            \
-  do {                                               \
+  do {                                              \
     if ((call) != 0) REFUSE("could not verify data"); \
   } while (0)
 

@@ -65,7 +65,7 @@ static napi_value nat_crypto_kdf_keygen(napi_env env, napi_callback_info info) {
     STATE(state, 0, p##_state);                                                                \
     OPT_BUF(salt, 1);                                                                          \
     int rc = impl##_extract_init(&state, salt, salt_len);                                      \
-    STATE_SAVE_IF_OK(state, rc);                                                                         \
+    STATE_SAVE_IF_OK(state, rc);                                                               \
     RETURN_OK(rc);                                                                             \
   }                                                                                            \
                                                                                                \
@@ -74,7 +74,7 @@ static napi_value nat_crypto_kdf_keygen(napi_env env, napi_callback_info info) {
     STATE(state, 0, p##_state);                                                                \
     BUF(ikm, 1);                                                                               \
     int rc = impl##_extract_update(&state, ikm, ikm_len);                                      \
-    STATE_SAVE_IF_OK(state, rc);                                                                         \
+    STATE_SAVE_IF_OK(state, rc);                                                               \
     RETURN_OK(rc);                                                                             \
   }                                                                                            \
                                                                                                \
@@ -85,7 +85,7 @@ static napi_value nat_crypto_kdf_keygen(napi_env env, napi_callback_info info) {
     STATE_APART(state, prk);                                                                   \
     LEN_EQ(prk, p##_KEYBYTES);                                                                 \
     int rc = impl##_extract_final(&state, prk);                                                \
-    STATE_SAVE_IF_OK(state, rc);                                                                         \
+    STATE_SAVE_IF_OK(state, rc);                                                               \
     RETURN_OK(rc);                                                                             \
   }
 

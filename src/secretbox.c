@@ -9,7 +9,7 @@
 /* libsodium's secretbox memmove()s when c and m overlap, so any overlap of c and m is allowed
  * (in-place encryption included); only the tag must not share bytes with the message. */
 #define NAT_SECRETBOX(p)                                                                 \
-  static napi_value nat_##p##_easy(napi_env env, napi_callback_info info) {             \
+  static napi_value nat_##p##_easy(napi_env env, napi_callback_info info) {              \
     ARGS(4);                                                                             \
     OUT(c, 0); BUF(m, 1); BUF(n, 2); BUF(k, 3);                                          \
     LEN_EQ(c, m_len + p##_MACBYTES);                                                     \
@@ -18,7 +18,7 @@
     RETURN_OK(p##_easy(c, m, m_len, n, k));                                              \
   }                                                                                      \
                                                                                          \
-  static napi_value nat_##p##_open_easy(napi_env env, napi_callback_info info) {        \
+  static napi_value nat_##p##_open_easy(napi_env env, napi_callback_info info) {         \
     ARGS(4);                                                                             \
     OUT(m, 0); BUF(c, 1); BUF(n, 2); BUF(k, 3);                                          \
     LEN_MIN(c, p##_MACBYTES);                                                            \
@@ -28,7 +28,7 @@
     RETURN_BOOL(p##_open_easy(m, c, c_len, n, k));                                       \
   }                                                                                      \
                                                                                          \
-  static napi_value nat_##p##_detached(napi_env env, napi_callback_info info) {         \
+  static napi_value nat_##p##_detached(napi_env env, napi_callback_info info) {          \
     ARGS(5);                                                                             \
     OUT(c, 0); OUT(mac, 1); BUF(m, 2); BUF(n, 3); BUF(k, 4);                             \
     LEN_EQ(c, m_len);                                                                    \
@@ -40,7 +40,7 @@
     RETURN_OK(p##_detached(c, mac, m, m_len, n, k));                                     \
   }                                                                                      \
                                                                                          \
-  static napi_value nat_##p##_open_detached(napi_env env, napi_callback_info info) {    \
+  static napi_value nat_##p##_open_detached(napi_env env, napi_callback_info info) {     \
     ARGS(5);                                                                             \
     OUT(m, 0); BUF(c, 1); BUF(mac, 2); BUF(n, 3); BUF(k, 4);                             \
     LEN_EQ(m, c_len);                                                                    \
@@ -59,7 +59,7 @@ NAT_SECRETBOX(crypto_secretbox_xchacha20poly1305)
  * length rule. XSalsa20 is not written for partially overlapping buffers, so only c == m is
  * allowed. */
 #define NAT_SECRETBOX_NACL(p)                                                            \
-  static napi_value nat_##p(napi_env env, napi_callback_info info) {                    \
+  static napi_value nat_##p(napi_env env, napi_callback_info info) {                     \
     ARGS(4);                                                                             \
     OUT(c, 0); BUF(m, 1); BUF(n, 2); BUF(k, 3);                                          \
     LEN_MIN(m, p##_ZEROBYTES);                                                           \
@@ -70,7 +70,7 @@ NAT_SECRETBOX(crypto_secretbox_xchacha20poly1305)
     RETURN_OK(p(c, m, m_len, n, k));                                                     \
   }                                                                                      \
                                                                                          \
-  static napi_value nat_##p##_open(napi_env env, napi_callback_info info) {             \
+  static napi_value nat_##p##_open(napi_env env, napi_callback_info info) {              \
     ARGS(4);                                                                             \
     OUT(m, 0); BUF(c, 1); BUF(n, 2); BUF(k, 3);                                          \
     LEN_MIN(c, p##_ZEROBYTES);                                                           \
@@ -81,7 +81,7 @@ NAT_SECRETBOX(crypto_secretbox_xchacha20poly1305)
     RETURN_BOOL(p##_open(m, c, c_len, n, k));                                            \
   }                                                                                      \
                                                                                          \
-  static napi_value nat_##p##_keygen(napi_env env, napi_callback_info info) {           \
+  static napi_value nat_##p##_keygen(napi_env env, napi_callback_info info) {            \
     ARGS(1);                                                                             \
     OUT(k, 0);                                                                           \
     LEN_EQ(k, p##_KEYBYTES);                                                             \

@@ -313,7 +313,7 @@ static napi_value nat_sodium_free(napi_env env, napi_callback_info info) {
     napi_value arraybuffer = nat_secure_arraybuffer(env, argv[0]);                      \
     void *region = NULL;                                                                \
     FAIL_IF(arraybuffer == NULL ||                                                      \
-              napi_get_arraybuffer_info(env, arraybuffer, &region, NULL) != napi_ok,     \
+              napi_get_arraybuffer_info(env, arraybuffer, &region, NULL) != napi_ok,    \
             fail);                                                                      \
     FAIL_IF(region != NULL && sodium_mprotect_##name(region) != 0, fail);               \
     return nat_undefined(env);                                                          \
