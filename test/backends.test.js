@@ -385,6 +385,35 @@ if (!both) {
       }
     })
 
+    describe('the sodium-native surface\'s JavaScript parts answer alike on both backends', () => {
+      const sodiumNative = require('../lib/surfaces/sodium-native')
+      const N = sodiumNative(load('native'))
+      const W = sodiumNative(load('wasm'))
+      const detachedView = () => { const v = new Uint8Array(8); structuredClone(v.buffer, { transfer: [v.buffer] }); return v }
+      const shrunk = () => { const rab = new ArrayBuffer(16, { maxByteLength: 16 }); const v = new Uint8Array(rab, 0, 16); rab.resize(0); return v }
+      const outcome = (f) => { try { const r = f(); return r && r.buffer ? 'a buffer' : String(r) } catch (e) { return `${e.constructor.name}: ${e.message}` } }
+      for (const fname of ['sodium_malloc', 'sodium_free', 'sodium_mprotect_noaccess', 'sodium_mprotect_readonly', 'sodium_mprotect_readwrite', 'sodium_mlock', 'sodium_munlock', 'crypto_generichash_batch']) {
+        it(fname, () => {
+          for (const v of [undefined, null, 'x', 1, -1, 2 ** 33, 1.5, {}, [], new DataView(new ArrayBuffer(4)), detachedView(), shrunk(), new Uint8Array(4), Object.create(Uint8Array.prototype)]) {
+            const args = fname === 'crypto_generichash_batch' ? [v, [new Uint8Array(3)]] : [v]
+            assert.strictEqual(outcome(() => W[fname](...args)), outcome(() => N[fname](...args)), `${fname}(${Object.prototype.toString.call(v)})`)
+          }
+        })
+      }
+      it('sodium_free frees only what sodium_malloc returned, once; mprotect takes any view of the region', () => {
+        for (const S of [N, W]) {
+          const r = S.sodium_malloc(32)
+          S.sodium_free(r.subarray(16))
+          assert.strictEqual(r.length, 32, S.backend)
+          S.sodium_mprotect_readonly(r.subarray(4))
+          S.sodium_mprotect_readwrite(r)
+          S.sodium_free(r)
+          assert.strictEqual(r.length, 0, S.backend)
+          S.sodium_free(r)
+        }
+      })
+    })
+
     describe('the same bad call throws the same error on both backends', () => {
       const label = (v) => {
         if (ArrayBuffer.isView(v)) return v instanceof DataView ? 'DataView' : `${v.constructor.name}(${v.length})`
