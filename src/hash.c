@@ -53,15 +53,16 @@ static bool nat_sha3_ok(const void *state, size_t outlen) {
          nat_size_at(state, at + 2 * sizeof(size_t)) == outlen && *phase <= 1;
 }
 
-/* SHA-3 and SHAKE/TurboSHAKE states keep size_t fields after the Keccak state (SHA-3: offset,
- * rate, outlen, then phase; the XOFs: offset, then phase and domain): 8 bytes each in 64-bit
- * builds, 4 on wasm32. A caller's buffer always holds the 64-bit layout, the one native libsodium
- * (and sodium-native) writes, so that a state moves between the backends with the same meaning:
- * the wasm build converts the fields of its local copy on the way in (load: a field too large for
- * its size_t is an invalid state) and back on the way out (store). */
+/* BLAKE2b, SHA-3 and SHAKE/TurboSHAKE states keep size_t fields (BLAKE2b: buflen, then
+ * last_node; after the Keccak state, SHA-3: offset, rate, outlen, then phase; the XOFs: offset,
+ * then phase and domain): 8 bytes each in 64-bit builds, 4 on wasm32. A caller's buffer always
+ * holds the 64-bit layout, the one native libsodium (and sodium-native) writes, so that a state
+ * moves between the backends with the same bytes and meaning: the wasm build converts the fields
+ * of its local copy on the way in (load: a field too large for its size_t is an invalid state)
+ * and back on the way out (store). nwords size_t fields at `at`, then ntail bytes. */
 #ifdef NAT_WASM
-static bool nat_keccak_load(void *state, size_t nwords, size_t ntail) {
-  unsigned char *p = (unsigned char *) state + NAT_KECCAK_OFFSET_AT;
+static bool nat_state_load(void *state, size_t at, size_t nwords, size_t ntail) {
+  unsigned char *p = (unsigned char *) state + at;
   uint64_t words[3];
   unsigned char tail[2];
   memcpy(words, p, nwords * sizeof words[0]);
@@ -75,8 +76,8 @@ static bool nat_keccak_load(void *state, size_t nwords, size_t ntail) {
   return true;
 }
 
-static void nat_keccak_store(void *state, size_t nwords, size_t ntail) {
-  unsigned char *p = (unsigned char *) state + NAT_KECCAK_OFFSET_AT;
+static void nat_state_store(void *state, size_t at, size_t nwords, size_t ntail) {
+  unsigned char *p = (unsigned char *) state + at;
   size_t fields[3];
   unsigned char tail[2];
   memcpy(fields, p, nwords * sizeof fields[0]);
@@ -88,11 +89,15 @@ static void nat_keccak_store(void *state, size_t nwords, size_t ntail) {
   memcpy(p + nwords * sizeof(uint64_t), tail, ntail);
 }
 #else
-#define nat_keccak_load(state, nwords, ntail) true
-#define nat_keccak_store(state, nwords, ntail) ((void) 0)
+#define nat_state_load(state, at, nwords, ntail) true
+#define nat_state_store(state, at, nwords, ntail) ((void) 0)
 #endif
-#define nat_crypto_generichash_load(state) true
-#define nat_crypto_generichash_blake2b_load(state) true
+#define nat_keccak_load(state, nwords, ntail) nat_state_load(state, NAT_KECCAK_OFFSET_AT, nwords, ntail)
+#define nat_keccak_store(state, nwords, ntail) nat_state_store(state, NAT_KECCAK_OFFSET_AT, nwords, ntail)
+#define nat_blake2b_load(state) nat_state_load(state, NAT_BLAKE2B_BUFLEN_AT, 1, 1)
+#define nat_blake2b_store(state) nat_state_store(state, NAT_BLAKE2B_BUFLEN_AT, 1, 1)
+#define nat_crypto_generichash_load(state) nat_blake2b_load(state)
+#define nat_crypto_generichash_blake2b_load(state) nat_blake2b_load(state)
 #define nat_crypto_hash_sha256_load(state) true
 #define nat_crypto_hash_sha512_load(state) true
 #define nat_crypto_hash_sha3256_load(state) nat_keccak_load(state, 3, 1)
@@ -171,6 +176,7 @@ static napi_value nat_crypto_generichash_blake2b_init_salt_personal(napi_env env
   if (salt != NULL) LEN_EQ(salt, crypto_generichash_blake2b_SALTBYTES);
   if (personal != NULL) LEN_EQ(personal, crypto_generichash_blake2b_PERSONALBYTES);
   int rc = NAT_BLAKE2B(_init_salt_personal)(&state, key, key_len, outlen, salt, personal);
+  nat_blake2b_store(&state);
   STATE_SAVE_IF_OK(state, rc);
   RETURN_OK(rc);
 }
@@ -184,6 +190,7 @@ static napi_value nat_crypto_generichash_blake2b_init_salt_personal(napi_env env
     U32(outlen, 2, 1, crypto_##prim##_BYTES_MAX);                                          \
     LEN_MAX(key, crypto_##prim##_KEYBYTES_MAX);                                            \
     int rc = NAT_BLAKE2B(_init)(&state, key, key_len, outlen);                             \
+    nat_blake2b_store(&state);                                                             \
     STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
@@ -194,6 +201,7 @@ static napi_value nat_crypto_generichash_blake2b_init_salt_personal(napi_env env
     BUF(in, 1);                                                                            \
     FAIL_IF(!nat_crypto_##prim##_load(&state) || !nat_crypto_##prim##_ok(&state), "invalid state"); \
     int rc = NAT_BLAKE2B(_update)(&state, in, in_len);                                     \
+    nat_blake2b_store(&state);                                                             \
     STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
@@ -207,6 +215,7 @@ static napi_value nat_crypto_generichash_blake2b_init_salt_personal(napi_env env
     LEN_MAX(out, crypto_##prim##_BYTES_MAX);                                               \
     FAIL_IF(!nat_crypto_##prim##_load(&state) || !nat_crypto_##prim##_ok(&state), "invalid state"); \
     int rc = NAT_BLAKE2B(_final)(&state, out, out_len);                                    \
+    nat_blake2b_store(&state);                                                             \
     STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }
