@@ -314,7 +314,7 @@ for (const { name } of backends) {
           sn.crypto_pwhash(o, Buffer.from('correct horse'), Buffer.alloc(16, 1), 2, 65536, 2)
           report(hex(o))`)
         if (name === 'wasm') assert.deepStrictEqual(r, { threw: 'RangeError: crypto_generichash: its buffers total 4294967328 bytes, more than the WebAssembly backend can hold (4 GiB)' })
-        // Argon2id, t = 2, m = 64 MiB, p = 1 (the native backend's libsodium; a wrapped scratch
+        // Argon2id, t = 2, m = 64 KiB, p = 1 (the native backend's libsodium; a wrapped scratch
         // area made the wasm backend answer 10b60661... here)
         assert.strictEqual(hash, 'c4c22e29e75345c47e1776444e78cc7d39810886422f386f43659a730f9515e3')
       })
