@@ -4,6 +4,7 @@
 #           on Windows (Git Bash, msbuild on PATH) libsodium's own Visual Studio solution instead
 #   arm64   linux-arm64, cross-built with aarch64-linux-gnu-gcc
 #   musl    linux-x64 for musl libc (Alpine), with Debian's musl-gcc
+#   arm64-musl  linux-arm64 for musl, aarch64-linux-gnu-gcc with Debian's arm64 musl (deps/musl-cross.sh)
 #   win32   win32-x64, cross-built on Linux with mingw-w64 (x86_64-w64-mingw32-gcc)
 #   wasm32  wasm32-wasi with clang, -O2 -msimd128 with auto-vectorisation, Argon2's SIMD128 fixed
 # Builds are cached outside the clone, keyed by version, target, flags, compiler and this script,
@@ -45,6 +46,11 @@ case "$target" in
     cflags="-O3 -fPIC -ffunction-sections -fdata-sections"
     configure_args+=(--with-pic)
     toolchain=$(sha256sum "$(dirname "$(grep -o '[^ "]*musl-gcc\.specs' "$(command -v "$cc")" 2>/dev/null)")/libc.a" 2>/dev/null || echo "musl libc.a not found") ;;
+  arm64-musl)
+    cc=${CC:-$(bash "$here/musl-cross.sh")}
+    cflags="-O3 -fPIC -ffunction-sections -fdata-sections"
+    configure_args+=(--with-pic --host=aarch64-linux-musl)
+    toolchain=$(sha256sum "$(dirname "$cc")/sysroot/usr/lib/aarch64-linux-musl/libc.a" 2>/dev/null || echo "musl libc.a not found") ;;
   win32)
     # configure finds every x86-64 intrinsics header for mingw, but its two ways to read XCR0 both
     # fail there: _xgetbv() needs -mxsave with gcc (without it the always-inline intrinsic does
@@ -85,7 +91,7 @@ case "$target" in
     cflags="-O2 -msimd128 -ftls-model=local-exec -DHAVE_EXPLICIT_BZERO=1 -ffile-prefix-map=\$(abs_top_srcdir)=libsodium"
     # ED25519_NONDETERMINISTIC stays undefined: signatures must be RFC 8032's, as on native.
     configure_args+=(--host=wasm32-wasi --disable-pie --disable-ssp --without-pthreads) ;;
-  *) echo "deps/build: unknown target '$target' (native, arm64, musl, win32, wasm32)" >&2; exit 2 ;;
+  *) echo "deps/build: unknown target '$target' (native, arm64, musl, arm64-musl, win32, wasm32)" >&2; exit 2 ;;
 esac
 
 if [ "$cc" = msbuild ]; then ccver=$(msbuild -version -nologo | tail -n1)

@@ -6,7 +6,7 @@
 set -euo pipefail
 file=${1:?usage: scripts/check-win32-imports.sh <dll>}
 objdump=${OBJDUMP:-x86_64-w64-mingw32-objdump}
-allowed='^(kernel32\.dll|advapi32\.dll|msvcrt\.dll|node\.exe)$'
+allowed='^(kernel32|advapi32|msvcrt)\.dll$'
 
 # objdump -p lists the import table, then the delay-import table, each DLL as "DLL Name: X"
 # followed by its functions, one per line
