@@ -11,12 +11,14 @@
 # chroot) the host's wine is used instead, when there is one.
 # Each run enters the root in a private mount namespace with /proc, /dev and the clone bound at their
 # own paths (so Z:\ paths read the same inside and out; the working directory must be in the clone),
-# in a prefix set to Windows 10, which Node asks for. Node under Wine cannot write to a pipe (Error:
+# in a prefix set to Windows 10, which Node asks for. NATRIUM_WINE_BIND names more host folders to
+# bind the same way (colon-separated; scripts/test-windows.sh passes npm's, for the package test). Node under Wine cannot write to a pipe (Error:
 # open EBADF), so the program writes to files that are copied out when it ends.
 set -euo pipefail
 cwd=$PWD
 cd "$(dirname "$0")/.."
 root=$PWD
+export NATRIUM_WINE_BIND=${NATRIUM_WINE_BIND:-}
 case "$cwd/" in "$root"/*) ;; *) cwd=$root ;; esac
 cache=${NATRIUM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/natrium}
 sysroot=$cache/wine-debian13
@@ -53,8 +55,10 @@ inside() { # inside <command...>: run a command in the Debian 13 root
     mount --make-rprivate /
     mount -t proc proc "$r/proc"
     mount --rbind /dev "$r/dev"
-    mkdir -p "$r$clone"
-    mount --bind "$clone" "$r$clone"
+    for d in "$clone" $(echo "$NATRIUM_WINE_BIND" | tr ":" " "); do
+      mkdir -p "$r$d"
+      mount --bind "$d" "$r$d"
+    done
     exec chroot "$r" "$@"' sh "$sysroot" "$root" "$@"
 }
 
