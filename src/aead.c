@@ -10,11 +10,8 @@
  * throws on a bad tag. ad may be null; nsec must be null. On a bad tag m is zeroed here: not every
  * libsodium implementation (AES-256-GCM's) leaves it clean. */
 #define NAT_OPEN_OR_WIPE(call, m, m_len)            \
-  do {                                               \
-    if ((call) != 0) {                               \
-      sodium_memzero(m, m_len);                      \
-      return nat_throw_error(env, "could not verify data"); \
-    }                                                \
+  do {                                              \
+    if ((call) != 0) REFUSE("could not verify data"); \
   } while (0)
 
 /* impl names the functions that encrypt and decrypt: libsodium's crypto_aead_<name>, or our own
@@ -110,7 +107,7 @@ static napi_value nat_crypto_aead_aes256gcm_beforenm(napi_env env, napi_callback
   BUF(k, 1);
   LEN_EQ(k, crypto_aead_aes256gcm_KEYBYTES);
   int rc = crypto_aead_aes256gcm_beforenm(&ctx, k);
-  STATE_SAVE(ctx);
+  STATE_SAVE_IF_OK(ctx, rc);
   RETURN_OK(rc);
 }
 
@@ -118,6 +115,7 @@ static napi_value nat_crypto_aead_aes256gcm_encrypt_afternm(napi_env env, napi_c
   ARGS(6);
   OUT(c, 0); BUF(m, 1); OPT_BUF(ad, 2); NULL_ARG(nsec, 3); BUF(npub, 4);
   STATE(ctx, 5, crypto_aead_aes256gcm_state);
+  STATE_APART(ctx, c);
   LEN_EQ(c, m_len + crypto_aead_aes256gcm_ABYTES);
   LEN_EQ(npub, crypto_aead_aes256gcm_NPUBBYTES);
   NO_OVERLAP(c, m);
@@ -132,6 +130,7 @@ static napi_value nat_crypto_aead_aes256gcm_decrypt_afternm(napi_env env, napi_c
   ARGS(6);
   OUT(m, 0); NULL_ARG(nsec, 1); BUF(c, 2); OPT_BUF(ad, 3); BUF(npub, 4);
   STATE(ctx, 5, crypto_aead_aes256gcm_state);
+  STATE_APART(ctx, m);
   LEN_MIN(c, crypto_aead_aes256gcm_ABYTES);
   LEN_EQ(m, c_len - crypto_aead_aes256gcm_ABYTES);
   LEN_EQ(npub, crypto_aead_aes256gcm_NPUBBYTES);
@@ -148,6 +147,8 @@ static napi_value nat_crypto_aead_aes256gcm_encrypt_detached_afternm(napi_env en
   ARGS(7);
   OUT(c, 0); OUT(mac, 1); BUF(m, 2); OPT_BUF(ad, 3); NULL_ARG(nsec, 4); BUF(npub, 5);
   STATE(ctx, 6, crypto_aead_aes256gcm_state);
+  STATE_APART(ctx, c);
+  STATE_APART(ctx, mac);
   LEN_EQ(c, m_len);
   LEN_EQ(mac, crypto_aead_aes256gcm_ABYTES);
   LEN_EQ(npub, crypto_aead_aes256gcm_NPUBBYTES);
@@ -167,6 +168,7 @@ static napi_value nat_crypto_aead_aes256gcm_decrypt_detached_afternm(napi_env en
   ARGS(7);
   OUT(m, 0); NULL_ARG(nsec, 1); BUF(c, 2); BUF(mac, 3); OPT_BUF(ad, 4); BUF(npub, 5);
   STATE(ctx, 6, crypto_aead_aes256gcm_state);
+  STATE_APART(ctx, m);
   LEN_EQ(m, c_len);
   LEN_EQ(mac, crypto_aead_aes256gcm_ABYTES);
   LEN_EQ(npub, crypto_aead_aes256gcm_NPUBBYTES);

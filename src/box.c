@@ -149,7 +149,7 @@ NAT_KEYPAIRS(crypto_kx, )
   static napi_value nat_crypto_kx_##side##_session_keys(napi_env env,                        \
                                                         napi_callback_info info) {           \
     ARGS(5);                                                                                 \
-    OPT_OUT(rx, 0); OPT_OUT(tx, 1);                                                  \
+    OPT_OUT(rx, 0); OPT_OUT(tx, 1);                                                          \
     BUF(side##_pk, 2); BUF(side##_sk, 3); BUF(peer##_pk, 4);                                 \
     if (rx == NULL && tx == NULL) return nat_throw_type(env, "rx", "must be a TypedArray when tx is null"); \
     if (rx != NULL) LEN_EQ(rx, crypto_kx_SESSIONKEYBYTES);                                   \

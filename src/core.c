@@ -204,6 +204,7 @@ static napi_value nat_crypto_core_keccak1600_extract_bytes(napi_env env, napi_ca
   ARGS(3);
   STATE(state, 0, crypto_core_keccak1600_state);
   OUT(bytes, 1);
+  STATE_APART(state, bytes);
   U64(offset, 2, 0, 200);
   LEN_MAX(bytes, 200 - offset);
   crypto_core_keccak1600_extract_bytes(&state, bytes, (size_t) offset, bytes_len);
@@ -211,7 +212,7 @@ static napi_value nat_crypto_core_keccak1600_extract_bytes(napi_env env, napi_ca
   return nat_undefined(env);
 }
 
-#define NAT_KECCAK1600_PERMUTE(rounds)                                                          \
+#define NAT_KECCAK1600_PERMUTE(rounds)                                                        \
   static napi_value nat_crypto_core_keccak1600_permute_##rounds(napi_env env,                 \
                                                                 napi_callback_info info) {    \
     ARGS(1);                                                                                  \
@@ -237,8 +238,8 @@ NAT_KECCAK1600_PERMUTE(12)
     LEN_EQ(n, K##_SCALARBYTES);                                                              \
     LEN_EQ(p, K##_BYTES);                                                                    \
     NO_OVERLAP(q, n);                                                                        \
-    /* x86-64's X25519 writes the all-zero result before refusing it; arm64 and wasm32 refuse  \
-     * without writing: zero q here so every platform leaves the same bytes. */                 \
+    /* x86-64's X25519 writes the all-zero result before refusing it; arm64 and wasm32 refuse \
+     * without writing: zero q here so every platform leaves the same bytes. */              \
     int rc = S(q, n, p);                                                                     \
     if (rc != 0) sodium_memzero(q, q_len);                                                   \
     RETURN_OK(rc);                                                                           \

@@ -53,6 +53,57 @@ static bool nat_sha3_ok(const void *state, size_t outlen) {
          nat_size_at(state, at + 2 * sizeof(size_t)) == outlen && *phase <= 1;
 }
 
+/* SHA-3 and SHAKE/TurboSHAKE states keep size_t fields after the Keccak state (SHA-3: offset,
+ * rate, outlen, then phase; the XOFs: offset, then phase and domain): 8 bytes each in 64-bit
+ * builds, 4 on wasm32. A caller's buffer always holds the 64-bit layout, the one native libsodium
+ * (and sodium-native) writes, so that a state moves between the backends with the same meaning:
+ * the wasm build converts the fields of its local copy on the way in (load: a field too large for
+ * its size_t is an invalid state) and back on the way out (store). */
+#ifdef NAT_WASM
+static bool nat_keccak_load(void *state, size_t nwords, size_t ntail) {
+  unsigned char *p = (unsigned char *) state + NAT_KECCAK_OFFSET_AT;
+  uint64_t words[3];
+  unsigned char tail[2];
+  memcpy(words, p, nwords * sizeof words[0]);
+  memcpy(tail, p + nwords * sizeof words[0], ntail);
+  for (size_t i = 0; i < nwords; i++) {
+    if (words[i] > SIZE_MAX) return false;
+    size_t v = (size_t) words[i];
+    memcpy(p + i * sizeof v, &v, sizeof v);
+  }
+  memcpy(p + nwords * sizeof(size_t), tail, ntail);
+  return true;
+}
+
+static void nat_keccak_store(void *state, size_t nwords, size_t ntail) {
+  unsigned char *p = (unsigned char *) state + NAT_KECCAK_OFFSET_AT;
+  size_t fields[3];
+  unsigned char tail[2];
+  memcpy(fields, p, nwords * sizeof fields[0]);
+  memcpy(tail, p + nwords * sizeof fields[0], ntail);
+  for (size_t i = 0; i < nwords; i++) {
+    uint64_t v = fields[i];
+    memcpy(p + i * sizeof v, &v, sizeof v);
+  }
+  memcpy(p + nwords * sizeof(uint64_t), tail, ntail);
+}
+#else
+#define nat_keccak_load(state, nwords, ntail) true
+#define nat_keccak_store(state, nwords, ntail) ((void) 0)
+#endif
+#define nat_crypto_generichash_load(state) true
+#define nat_crypto_generichash_blake2b_load(state) true
+#define nat_crypto_hash_sha256_load(state) true
+#define nat_crypto_hash_sha512_load(state) true
+#define nat_crypto_hash_sha3256_load(state) nat_keccak_load(state, 3, 1)
+#define nat_crypto_hash_sha3512_load(state) nat_keccak_load(state, 3, 1)
+#define nat_crypto_hash_sha256_store(state) ((void) 0)
+#define nat_crypto_hash_sha512_store(state) ((void) 0)
+#define nat_crypto_hash_sha3256_store(state) nat_keccak_store(state, 3, 1)
+#define nat_crypto_hash_sha3512_store(state) nat_keccak_store(state, 3, 1)
+#define nat_xof_load(state) nat_keccak_load(state, 1, 2)
+#define nat_xof_store(state) nat_keccak_store(state, 1, 2)
+
 /* SHA-256/512 index their buffers with the byte count masked to the block size: any bytes are
  * safe (if meaningless). */
 #define nat_crypto_hash_sha256_ok(state) true
@@ -63,7 +114,7 @@ static bool nat_sha3_ok(const void *state, size_t outlen) {
 #define nat_crypto_generichash_blake2b_ok(state) nat_blake2b_ok(state)
 
 #define NAT_KEYGEN(prim)                                                                   \
-  static napi_value nat_crypto_##prim##_keygen(napi_env env, napi_callback_info info) {   \
+  static napi_value nat_crypto_##prim##_keygen(napi_env env, napi_callback_info info) {    \
     ARGS(1);                                                                               \
     OUT(k, 0);                                                                             \
     LEN_EQ(k, crypto_##prim##_KEYBYTES);                                                   \
@@ -120,42 +171,43 @@ static napi_value nat_crypto_generichash_blake2b_init_salt_personal(napi_env env
   if (salt != NULL) LEN_EQ(salt, crypto_generichash_blake2b_SALTBYTES);
   if (personal != NULL) LEN_EQ(personal, crypto_generichash_blake2b_PERSONALBYTES);
   int rc = NAT_BLAKE2B(_init_salt_personal)(&state, key, key_len, outlen, salt, personal);
-  STATE_SAVE(state);
+  STATE_SAVE_IF_OK(state, rc);
   RETURN_OK(rc);
 }
 
 /* A second final finds the last-block flag set and fails without writing anything. */
 #define NAT_GENERICHASH_STREAM(prim)                                                       \
-  static napi_value nat_crypto_##prim##_init(napi_env env, napi_callback_info info) {     \
+  static napi_value nat_crypto_##prim##_init(napi_env env, napi_callback_info info) {      \
     ARGS(3);                                                                               \
     STATE(state, 0, crypto_##prim##_state);                                                \
     OPT_BUF(key, 1);                                                                       \
     U32(outlen, 2, 1, crypto_##prim##_BYTES_MAX);                                          \
     LEN_MAX(key, crypto_##prim##_KEYBYTES_MAX);                                            \
     int rc = NAT_BLAKE2B(_init)(&state, key, key_len, outlen);                             \
-    STATE_SAVE(state);                                                                     \
+    STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
                                                                                            \
-  static napi_value nat_crypto_##prim##_update(napi_env env, napi_callback_info info) {   \
+  static napi_value nat_crypto_##prim##_update(napi_env env, napi_callback_info info) {    \
     ARGS(2);                                                                               \
     STATE(state, 0, crypto_##prim##_state);                                                \
     BUF(in, 1);                                                                            \
-    FAIL_IF(!nat_crypto_##prim##_ok(&state), "invalid state");                             \
+    FAIL_IF(!nat_crypto_##prim##_load(&state) || !nat_crypto_##prim##_ok(&state), "invalid state"); \
     int rc = NAT_BLAKE2B(_update)(&state, in, in_len);                                     \
-    STATE_SAVE(state);                                                                     \
+    STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
                                                                                            \
-  static napi_value nat_crypto_##prim##_final(napi_env env, napi_callback_info info) {    \
+  static napi_value nat_crypto_##prim##_final(napi_env env, napi_callback_info info) {     \
     ARGS(2);                                                                               \
     STATE(state, 0, crypto_##prim##_state);                                                \
     OUT(out, 1);                                                                           \
+    STATE_APART(state, out);                                                               \
     LEN_MIN(out, 1);                                                                       \
     LEN_MAX(out, crypto_##prim##_BYTES_MAX);                                               \
-    FAIL_IF(!nat_crypto_##prim##_ok(&state), "invalid state");                             \
+    FAIL_IF(!nat_crypto_##prim##_load(&state) || !nat_crypto_##prim##_ok(&state), "invalid state"); \
     int rc = NAT_BLAKE2B(_final)(&state, out, out_len);                                    \
-    STATE_SAVE(state);                                                                     \
+    STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }
 
@@ -167,8 +219,8 @@ NAT_GENERICHASH_STREAM(generichash_blake2b)
 /* crypto_hash: SHA-512 one-shot, and SHA-256, SHA-512, SHA3-256, SHA3-512 with streaming.
  * NAT_HASH(prim, impl) binds crypto_<prim>* to impl*: libsodium's for SHA-3, our faster SHA-2
  * (src/crypto/sha2.c) for SHA-2, with libsodium's state layout and answers. SHA-3's final on a
- * finished state fails (libsodium still permutes the state and writes out; the state is kept as
- * libsodium left it, out is wiped). */
+ * finished state fails (libsodium would still permute the state and write out; here the state is
+ * left as it was and out zeroed, as for every refusal). */
 static napi_value nat_crypto_hash(napi_env env, napi_callback_info info) {
   ARGS(2);
   OUT(out, 0); BUF(in, 1);
@@ -177,40 +229,43 @@ static napi_value nat_crypto_hash(napi_env env, napi_callback_info info) {
 }
 
 #define NAT_HASH(prim, impl)                                                               \
-  static napi_value nat_crypto_##prim(napi_env env, napi_callback_info info) {            \
+  static napi_value nat_crypto_##prim(napi_env env, napi_callback_info info) {             \
     ARGS(2);                                                                               \
     OUT(out, 0); BUF(in, 1);                                                               \
     LEN_EQ(out, crypto_##prim##_BYTES);                                                    \
     RETURN_OK(impl(out, in, in_len));                                                      \
   }                                                                                        \
                                                                                            \
-  static napi_value nat_crypto_##prim##_init(napi_env env, napi_callback_info info) {     \
+  static napi_value nat_crypto_##prim##_init(napi_env env, napi_callback_info info) {      \
     ARGS(1);                                                                               \
     STATE(state, 0, crypto_##prim##_state);                                                \
     int rc = impl##_init(&state);                                                          \
-    STATE_SAVE(state);                                                                     \
+    nat_crypto_##prim##_store(&state);                                                     \
+    STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
                                                                                            \
-  static napi_value nat_crypto_##prim##_update(napi_env env, napi_callback_info info) {   \
+  static napi_value nat_crypto_##prim##_update(napi_env env, napi_callback_info info) {    \
     ARGS(2);                                                                               \
     STATE(state, 0, crypto_##prim##_state);                                                \
     BUF(in, 1);                                                                            \
-    FAIL_IF(!nat_crypto_##prim##_ok(&state), "invalid state");                             \
+    FAIL_IF(!nat_crypto_##prim##_load(&state) || !nat_crypto_##prim##_ok(&state), "invalid state"); \
     int rc = impl##_update(&state, in, in_len);                                            \
-    STATE_SAVE(state);                                                                     \
+    nat_crypto_##prim##_store(&state);                                                     \
+    STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
                                                                                            \
-  static napi_value nat_crypto_##prim##_final(napi_env env, napi_callback_info info) {    \
+  static napi_value nat_crypto_##prim##_final(napi_env env, napi_callback_info info) {     \
     ARGS(2);                                                                               \
     STATE(state, 0, crypto_##prim##_state);                                                \
     OUT(out, 1);                                                                           \
+    STATE_APART(state, out);                                                               \
     LEN_EQ(out, crypto_##prim##_BYTES);                                                    \
-    FAIL_IF(!nat_crypto_##prim##_ok(&state), "invalid state");                             \
+    FAIL_IF(!nat_crypto_##prim##_load(&state) || !nat_crypto_##prim##_ok(&state), "invalid state"); \
     int rc = impl##_final(&state, out);                                                    \
-    STATE_SAVE(state);                                                                     \
-    if (rc != 0) sodium_memzero(out, out_len);                                             \
+    nat_crypto_##prim##_store(&state);                                                     \
+    STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }
 
@@ -222,30 +277,32 @@ NAT_HASH(hash_sha3512, crypto_hash_sha3512)
 /* crypto_xof: the output length is out's length. Domain bytes span libsodium's unsigned char
  * except 0, which drops the padding's first 1 bit and makes M and M || 0x00 collide (RFC 9861
  * restricts TurboSHAKE further, to 0x01..0x7F; libsodium's own tests use 0x99). An update after
- * a squeeze fails, and libsodium leaves the state re-absorbing so it cannot repeat its output:
- * the state is kept as libsodium left it. */
+ * a squeeze fails and leaves the state as it was (libsodium would move it back to absorbing):
+ * the next squeeze continues the stream, so output never repeats either way. */
 #define NAT_XOF(prim)                                                                      \
-  static napi_value nat_crypto_xof_##prim(napi_env env, napi_callback_info info) {        \
+  static napi_value nat_crypto_xof_##prim(napi_env env, napi_callback_info info) {         \
     ARGS(2);                                                                               \
     OUT(out, 0); BUF(in, 1);                                                               \
     RETURN_OK(crypto_xof_##prim(out, out_len, in, in_len));                                \
   }                                                                                        \
                                                                                            \
-  static napi_value nat_crypto_xof_##prim##_init(napi_env env, napi_callback_info info) { \
+  static napi_value nat_crypto_xof_##prim##_init(napi_env env, napi_callback_info info) {  \
     ARGS(1);                                                                               \
     STATE(state, 0, crypto_xof_##prim##_state);                                            \
     int rc = crypto_xof_##prim##_init(&state);                                             \
-    STATE_SAVE(state);                                                                     \
+    nat_xof_store(&state);                                                                 \
+    STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
                                                                                            \
-  static napi_value nat_crypto_xof_##prim##_init_with_domain(napi_env env,                \
+  static napi_value nat_crypto_xof_##prim##_init_with_domain(napi_env env,                 \
                                                              napi_callback_info info) {    \
     ARGS(2);                                                                               \
     STATE(state, 0, crypto_xof_##prim##_state);                                            \
     U32(domain, 1, 1, 255);                                                                \
     int rc = crypto_xof_##prim##_init_with_domain(&state, (unsigned char) domain);         \
-    STATE_SAVE(state);                                                                     \
+    nat_xof_store(&state);                                                                 \
+    STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
                                                                                            \
@@ -253,9 +310,10 @@ NAT_HASH(hash_sha3512, crypto_hash_sha3512)
     ARGS(2);                                                                               \
     STATE(state, 0, crypto_xof_##prim##_state);                                            \
     BUF(in, 1);                                                                            \
-    FAIL_IF(!nat_xof_ok(&state, crypto_xof_##prim##_BLOCKBYTES), "invalid state");         \
+    FAIL_IF(!nat_xof_load(&state) || !nat_xof_ok(&state, crypto_xof_##prim##_BLOCKBYTES), "invalid state"); \
     int rc = crypto_xof_##prim##_update(&state, in, in_len);                               \
-    STATE_SAVE(state);                                                                     \
+    nat_xof_store(&state);                                                                 \
+    STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
                                                                                            \
@@ -263,9 +321,11 @@ NAT_HASH(hash_sha3512, crypto_hash_sha3512)
     ARGS(2);                                                                               \
     STATE(state, 0, crypto_xof_##prim##_state);                                            \
     OUT(out, 1);                                                                           \
-    FAIL_IF(!nat_xof_ok(&state, crypto_xof_##prim##_BLOCKBYTES), "invalid state");         \
+    STATE_APART(state, out);                                                               \
+    FAIL_IF(!nat_xof_load(&state) || !nat_xof_ok(&state, crypto_xof_##prim##_BLOCKBYTES), "invalid state"); \
     int rc = crypto_xof_##prim##_squeeze(&state, out, out_len);                            \
-    STATE_SAVE(state);                                                                     \
+    nat_xof_store(&state);                                                                 \
+    STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }
 
@@ -276,7 +336,7 @@ NAT_XOF(turboshake256)
 
 /* crypto_shorthash: SipHash-2-4 (64-bit output) and SipHashx-2-4 (128-bit output). */
 #define NAT_SHORTHASH(prim)                                                                \
-  static napi_value nat_crypto_##prim(napi_env env, napi_callback_info info) {            \
+  static napi_value nat_crypto_##prim(napi_env env, napi_callback_info info) {             \
     ARGS(3);                                                                               \
     OUT(out, 0); BUF(in, 1); BUF(k, 2);                                                    \
     LEN_EQ(out, crypto_##prim##_BYTES);                                                    \

@@ -1,5 +1,7 @@
 /* Module init for the native backend: sodium_init() once, then every family's export table and
  * every constant. Context-aware (NAPI_MODULE_INIT), so it loads in worker_threads too. */
+#include <stdlib.h>
+
 #include "constants.h"
 #include "families.h"
 #include "nat.h"
@@ -21,6 +23,51 @@ static bool nat_set_constants(napi_env env, napi_value exports) {
   return true;
 }
 
+/* The built-ins nat_get_buf calls to tell an empty view from a detached or out-of-bounds one
+ * (src/util.c), captured at load so that code run later cannot replace them. */
+static void nat_env_finalize(napi_env env, void *data, void *hint) {
+  (void) hint;
+  nat_env *e = data;
+  if (e->typedarray_index_of != NULL) napi_delete_reference(env, e->typedarray_index_of);
+  if (e->dataview_byte_length != NULL) napi_delete_reference(env, e->dataview_byte_length);
+  free(e);
+}
+
+static napi_value nat_get_path(napi_env env, napi_value from, const char *a, const char *b) {
+  napi_value v = NULL;
+  if (napi_get_named_property(env, from, a, &v) != napi_ok) return NULL;
+  if (b != NULL && napi_get_named_property(env, v, b, &v) != napi_ok) return NULL;
+  return v;
+}
+
+static bool nat_capture_builtins(napi_env env) {
+  nat_env *e = calloc(1, sizeof *e);
+  if (e == NULL) return false;
+  if (napi_set_instance_data(env, e, nat_env_finalize, NULL) != napi_ok) {
+    free(e);
+    return false;
+  }
+  napi_value global, u8proto, typedarray_proto, index_of, dataview_proto, object, gopd, key, args[2],
+    descriptor, byte_length;
+  /* %TypedArray%.prototype.indexOf and the getter of DataView.prototype.byteLength */
+  if (napi_get_global(env, &global) != napi_ok ||
+      (u8proto = nat_get_path(env, global, "Uint8Array", "prototype")) == NULL ||
+      napi_get_prototype(env, u8proto, &typedarray_proto) != napi_ok ||
+      (index_of = nat_get_path(env, typedarray_proto, "indexOf", NULL)) == NULL ||
+      napi_create_reference(env, index_of, 1, &e->typedarray_index_of) != napi_ok ||
+      (dataview_proto = nat_get_path(env, global, "DataView", "prototype")) == NULL ||
+      (object = nat_get_path(env, global, "Object", NULL)) == NULL ||
+      (gopd = nat_get_path(env, object, "getOwnPropertyDescriptor", NULL)) == NULL ||
+      napi_create_string_utf8(env, "byteLength", NAPI_AUTO_LENGTH, &key) != napi_ok) {
+    return false;
+  }
+  args[0] = dataview_proto;
+  args[1] = key;
+  return napi_call_function(env, object, gopd, 2, args, &descriptor) == napi_ok &&
+         (byte_length = nat_get_path(env, descriptor, "get", NULL)) != NULL &&
+         napi_create_reference(env, byte_length, 1, &e->dataview_byte_length) == napi_ok;
+}
+
 NAPI_MODULE_INIT() {
   /* sodium_init() is idempotent and thread-safe; every worker's init calls it. */
   if (sodium_init() < 0) {
@@ -32,6 +79,10 @@ NAPI_MODULE_INIT() {
       napi_throw_error(env, NULL, "natrium: could not register exports");
       return NULL;
     }
+  }
+  if (!nat_capture_builtins(env)) {
+    napi_throw_error(env, NULL, "natrium: could not capture the built-ins it checks views with");
+    return NULL;
   }
   if (!nat_set_constants(env, exports)) {
     napi_throw_error(env, NULL, "natrium: could not register constants");

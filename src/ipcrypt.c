@@ -79,7 +79,7 @@ static napi_value nat_sodium_ip2bin(napi_env env, napi_callback_info info) {
   NO_ALIAS(bin, ip);
   if (sodium_ip2bin(bin, (const char *) ip, ip_len) != 0) {
     sodium_memzero(bin, bin_len);
-    return nat_throw_error(env, "invalid IP address");
+    REFUSE("invalid IP address");
   }
   return nat_undefined(env);
 }

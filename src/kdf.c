@@ -65,7 +65,7 @@ static napi_value nat_crypto_kdf_keygen(napi_env env, napi_callback_info info) {
     STATE(state, 0, p##_state);                                                                \
     OPT_BUF(salt, 1);                                                                          \
     int rc = impl##_extract_init(&state, salt, salt_len);                                      \
-    STATE_SAVE(state);                                                                         \
+    STATE_SAVE_IF_OK(state, rc);                                                               \
     RETURN_OK(rc);                                                                             \
   }                                                                                            \
                                                                                                \
@@ -74,7 +74,7 @@ static napi_value nat_crypto_kdf_keygen(napi_env env, napi_callback_info info) {
     STATE(state, 0, p##_state);                                                                \
     BUF(ikm, 1);                                                                               \
     int rc = impl##_extract_update(&state, ikm, ikm_len);                                      \
-    STATE_SAVE(state);                                                                         \
+    STATE_SAVE_IF_OK(state, rc);                                                               \
     RETURN_OK(rc);                                                                             \
   }                                                                                            \
                                                                                                \
@@ -82,9 +82,10 @@ static napi_value nat_crypto_kdf_keygen(napi_env env, napi_callback_info info) {
     ARGS(2);                                                                                   \
     STATE(state, 0, p##_state);                                                                \
     OUT(prk, 1);                                                                               \
+    STATE_APART(state, prk);                                                                   \
     LEN_EQ(prk, p##_KEYBYTES);                                                                 \
     int rc = impl##_extract_final(&state, prk);                                                \
-    STATE_SAVE(state);                                                                         \
+    STATE_SAVE_IF_OK(state, rc);                                                               \
     RETURN_OK(rc);                                                                             \
   }
 
@@ -94,7 +95,7 @@ NAT_HKDF(crypto_kdf_hkdf_sha512, nat_hkdf_sha512)
 /* extension_pbkdf2_<hash>(out, passwd, salt, iter, outlen): sodium-native 5.1.0's contract. The
  * first outlen bytes of out are written (out may be longer); out, passwd and salt must not be
  * empty. No overlap rule: pbkdf2.c absorbs passwd and salt before writing out.
- * NAT_PBKDF2_ARGS(hash) checks the five arguments and declares `argv` and `job`. */
+ * NAT_PBKDF2_ARGS(hash) checks the five arguments and declares `argv` and the checked values. */
 typedef struct {
   unsigned char *out;
   size_t outlen;
@@ -113,8 +114,7 @@ typedef struct {
   LEN_MIN(out, 1);                                                                             \
   LEN_MIN(out, outlen);                                                                        \
   LEN_MIN(passwd, 1);                                                                          \
-  LEN_MIN(salt, 1);                                                                            \
-  nat_pbkdf2_job job = {out, (size_t) outlen, passwd, passwd_len, salt, salt_len, iter}
+  LEN_MIN(salt, 1)
 
 #define NAT_PBKDF2(hash)                                                                       \
   static int nat_pbkdf2_##hash##_run(void *ctx) {                                              \
@@ -125,24 +125,26 @@ typedef struct {
                                                                                                \
   static napi_value nat_extension_pbkdf2_##hash(napi_env env, napi_callback_info info) {       \
     NAT_PBKDF2_ARGS(hash);                                                                     \
-    RETURN_OK(nat_pbkdf2_##hash##_run(&job));                                                  \
+    RETURN_OK(nat_pbkdf2_##hash(out, (size_t) outlen, passwd, passwd_len, salt, salt_len, iter)); \
   }                                                                                            \
-  NAT_PBKDF2_ASYNC(hash)
-
-#ifndef NAT_WASM
-/* The same work on libuv's thread pool; the Promise resolves with undefined. out, passwd and
- * salt are kept alive until the work is done. */
-#define NAT_PBKDF2_ASYNC(hash)                                                                 \
+                                                                                               \
+  /* The same work on copies the job owns; the Promise resolves with undefined. Only the */    \
+  /* first outlen bytes of out are the job's output (the rest of out is left alone). */        \
   static napi_value nat_extension_pbkdf2_##hash##_async(napi_env env, napi_callback_info info) { \
     NAT_PBKDF2_ARGS(hash);                                                                     \
-    return nat_async(env, argv, 3, nat_pbkdf2_##hash##_run, &job, sizeof job, false,           \
-                     "extension_pbkdf2_" #hash "_async failed");                               \
+    nat_job *job = nat_job_new(env, "extension_pbkdf2_" #hash "_async", sizeof(nat_pbkdf2_job)); \
+    if (job == NULL) return NULL;                                                              \
+    nat_pbkdf2_job *j = nat_job_ctx(job);                                                      \
+    j->out = nat_job_out(env, job, argv[0], "out", out_len, (size_t) outlen);                  \
+    j->outlen = (size_t) outlen;                                                               \
+    j->passwd = nat_job_in(env, job, passwd, passwd_len);                                      \
+    j->passwd_len = passwd_len;                                                                \
+    j->salt = nat_job_in(env, job, salt, salt_len);                                            \
+    j->salt_len = salt_len;                                                                    \
+    j->iter = iter;                                                                            \
+    return nat_job_start(env, job, nat_pbkdf2_##hash##_run, false,                             \
+                         "extension_pbkdf2_" #hash "_async failed");                           \
   }
-#define NAT_PBKDF2_ASYNC_FNS FN(extension_pbkdf2_sha512_async), FN(extension_pbkdf2_sha256_async),
-#else
-#define NAT_PBKDF2_ASYNC(hash)
-#define NAT_PBKDF2_ASYNC_FNS
-#endif
 
 NAT_PBKDF2(sha512)
 NAT_PBKDF2(sha256)
@@ -158,5 +160,5 @@ NAT_FAMILY(kdf,
   NAT_HKDF_FNS(crypto_kdf_hkdf_sha256),
   NAT_HKDF_FNS(crypto_kdf_hkdf_sha512),
   /* PBKDF2 (src/crypto/pbkdf2.c) */
-  NAT_PBKDF2_ASYNC_FNS
+  FN(extension_pbkdf2_sha512_async), FN(extension_pbkdf2_sha256_async),
   FN(extension_pbkdf2_sha512), FN(extension_pbkdf2_sha256));

@@ -12,9 +12,15 @@
  *   }
  *
  * Declaring macros (ARGS, BUF, OUT, OPT_BUF, OPT_OUT, U32, U64, STATE) declare exactly what they name:
- * ARGS(n) declares `argv`; BUF(x, i) and OUT(x, i) declare the pair `x` (unsigned char *) and
- * `x_len` (size_t); U32/U64 declare `x`; STATE(x, i, type) declares `x` (an aligned copy) and
- * `x_buf`. Every statement-like macro is a do { } while (0) that returns NULL after throwing.
+ * ARGS(n) declares `argv` and `outs` (the outputs OUT and OPT_OUT list, which every refusal
+ * zeroes); BUF(x, i) and OUT(x, i) declare the pair `x` (unsigned char *) and `x_len` (size_t);
+ * U32/U64 declare `x`; STATE(x, i, type) declares `x` (an aligned copy) and `x_buf`. Every
+ * statement-like macro is a do { } while (0) that returns NULL after throwing.
+ *
+ * When libsodium refuses (FAIL_IF, RETURN_OK, REFUSE) or an open answers false (RETURN_BOOL),
+ * every output is zeroed first, so a refused call leaves nothing of its work behind (an ephemeral
+ * key, a point, a partly decoded input), and a state is written back (STATE_SAVE_IF_OK) only when
+ * the call succeeded.
  *
  * The raw contract (both backends, and the sodium-native surface on top of it): libsodium's
  * names; outputs first as in sodium-native; arguments are TypedArrays, numbers or null; results
@@ -24,6 +30,7 @@
  *   TypeError  "<x> must be a TypedArray"            (missing, wrong type)
  *   TypeError  "<x> must be a TypedArray or null"    (optional buffers)
  *   TypeError  "<x> is detached"                      (detached ArrayBuffer)
+ *   TypeError  "<x> is out of bounds"                 (outside a resizable ArrayBuffer that shrank)
  *   TypeError  "<x> must be a number"                 (numbers)
  *   TypeError  "<x> must be null"                     (NULL_ARG)
  *   RangeError "<x> must be <rule> bytes long"        (LEN_EQ; <rule> is the C spelling)
@@ -33,9 +40,13 @@
  *   RangeError "<x> must be sizeof(<type>) bytes long"  (STATE)
  *   Error      "<message>"                            (FAIL_IF: libsodium refused)
  *   Error      "<function> failed"                    (RETURN_OK: libsodium returned non-zero)
+ * libsodium's refusals (the last two, and the *_async rejections) carry err.code ===
+ * NAT_REFUSED_CODE, so that a caller (and the main API) tells them from natrium's own failures.
  */
 #ifndef NAT_H
 #define NAT_H
+
+#define NAT_REFUSED_CODE "ERR_NATRIUM_REFUSED"
 
 #include <sodium.h>
 #include <stdbool.h>
@@ -61,6 +72,11 @@ typedef struct {
 #define NAPI_VERSION 8
 #include <node_api.h>
 typedef napi_property_descriptor nat_export;
+/* Per-environment data (napi_set_instance_data): built-ins captured at load (src/init.c). */
+typedef struct {
+  napi_ref typedarray_index_of;
+  napi_ref dataview_byte_length;
+} nat_env;
 /* Export table entry: the JS name is the C function name without "nat_". */
 #define FN(name) { #name, NULL, nat_##name, NULL, NULL, NULL, napi_enumerable, NULL }
 #endif
@@ -69,6 +85,7 @@ typedef napi_property_descriptor nat_export;
 napi_value nat_throw_type(napi_env env, const char *name, const char *what);
 napi_value nat_throw_range(napi_env env, const char *name, const char *what);
 napi_value nat_throw_error(napi_env env, const char *message);
+napi_value nat_throw_refused(napi_env env, const char *message);
 napi_value nat_throw_failed(napi_env env, const char *binding_name);
 bool nat_get_args(napi_env env, napi_callback_info info, napi_value *argv, size_t n);
 bool nat_get_buf(napi_env env, napi_value value, const char *name, bool optional, bool output,
@@ -82,9 +99,34 @@ napi_value nat_undefined(napi_env env);
 napi_value nat_bool(napi_env env, bool value);
 napi_value nat_number(napi_env env, double value);
 
+/* The outputs of one call, for the refusal paths to zero. */
+#define NAT_MAX_OUTS 4
+typedef struct {
+  unsigned char *data[NAT_MAX_OUTS];
+  size_t len[NAT_MAX_OUTS];
+  size_t count;
+} nat_outs;
+
+static inline bool nat_outs_add(napi_env env, nat_outs *outs, unsigned char *data, size_t len) {
+  if (outs->count == NAT_MAX_OUTS) {
+    nat_throw_error(env, "natrium: a binding lists more than NAT_MAX_OUTS outputs");
+    return false;
+  }
+  outs->data[outs->count] = data;
+  outs->len[outs->count++] = len;
+  return true;
+}
+
+static inline void nat_outs_wipe(const nat_outs *outs) {
+  for (size_t i = 0; i < outs->count; i++) sodium_memzero(outs->data[i], outs->len[i]);
+}
+
 /* Fetch n arguments into `argv`; missing ones read as undefined and fail their own checks. */
 #define ARGS(n)                                             \
   napi_value argv[n];                                       \
+  nat_outs outs;                                            \
+  outs.count = 0;                                           \
+  (void) outs;                                              \
   do {                                                      \
     if (!nat_get_args(env, info, argv, n)) return NULL;     \
   } while (0)
@@ -103,7 +145,8 @@ napi_value nat_number(napi_env env, double value);
   unsigned char *x;                                                 \
   size_t x##_len;                                                   \
   do {                                                              \
-    if (!nat_get_buf(env, argv[i], #x, false, true, &x, &x##_len)) return NULL; \
+    if (!nat_get_buf(env, argv[i], #x, false, true, &x, &x##_len) || \
+        !nat_outs_add(env, &outs, x, x##_len)) return NULL;         \
   } while (0)
 
 /* An argument that must be null (libsodium's unused nsec parameters). */
@@ -125,7 +168,8 @@ napi_value nat_number(napi_env env, double value);
   unsigned char *x;                                                            \
   size_t x##_len;                                                              \
   do {                                                                         \
-    if (!nat_get_buf(env, argv[i], #x, true, true, &x, &x##_len)) return NULL; \
+    if (!nat_get_buf(env, argv[i], #x, true, true, &x, &x##_len) ||            \
+        (x != NULL && !nat_outs_add(env, &outs, x, x##_len))) return NULL;     \
   } while (0)
 
 /* Integer arguments within [lo, hi] (JS numbers; exact up to 2^53). */
@@ -189,34 +233,79 @@ napi_value nat_number(napi_env env, double value);
     sodium_memzero(&x, sizeof x);            \
   } while (0)
 
-/* libsodium returned non-zero where that is not an expected answer: throw Error(message). */
-#define FAIL_IF(cond, message)                      \
-  do {                                              \
-    if (cond) return nat_throw_error(env, message); \
+/* The same when the call may be refused: the caller's state changes only if rc is 0. */
+#define STATE_SAVE_IF_OK(x, rc)                   \
+  do {                                            \
+    if ((rc) == 0) memcpy(x##_buf, &x, sizeof x); \
+    sodium_memzero(&x, sizeof x);                 \
   } while (0)
 
-/* Return rules. RETURN_OK: 0 -> undefined, else Error naming the function. RETURN_BOOL: 0 -> true
- * (verify/open style), anything else -> false. */
+/* An output y written while state x is used must not share a byte with x's buffer: the state is
+ * worked on in a copy and written back by STATE_SAVE, over the output. */
+#define STATE_APART(x, y)                                                                          \
+  do {                                                                                             \
+    if (nat_overlap(y, y##_len, x##_buf, sizeof x)) return nat_throw_range(env, #y, "must not overlap " #x); \
+  } while (0)
+
+/* libsodium refused: zero every output, throw Error(message) with code NAT_REFUSED_CODE. */
+#define REFUSE(message)                       \
+  do {                                        \
+    nat_outs_wipe(&outs);                     \
+    return nat_throw_refused(env, message);   \
+  } while (0)
+
+/* libsodium returned non-zero where that is not an expected answer: REFUSE(message). */
+#define FAIL_IF(cond, message)                \
+  do {                                        \
+    if (cond) REFUSE(message);                \
+  } while (0)
+
+/* Return rules. RETURN_OK: 0 -> undefined, else the outputs zeroed and an Error naming the
+ * function. RETURN_BOOL: 0 -> true (verify/open style), anything else -> false with the outputs
+ * zeroed (an open that fails leaves no bytes in m, whatever libsodium did). */
 #define RETURN_OK(call)                                              \
   do {                                                               \
-    if ((call) != 0) return nat_throw_failed(env, __func__);      \
+    if ((call) != 0) {                                               \
+      nat_outs_wipe(&outs);                                          \
+      return nat_throw_failed(env, __func__);                        \
+    }                                                                \
     return nat_undefined(env);                                       \
   } while (0)
 
-#define RETURN_BOOL(call) return nat_bool(env, (call) == 0)
+#define RETURN_BOOL(call)                       \
+  do {                                          \
+    bool ok_ = (call) == 0;                     \
+    if (!ok_) nat_outs_wipe(&outs);             \
+    return nat_bool(env, ok_);                  \
+  } while (0)
 
-#ifndef NAT_WASM
-/* Native only: run work(ctx) on libuv's thread pool and return a Promise. ctx (ctx_size bytes) is
- * copied into the job and wiped afterwards; `keep` lists the JS values (the buffers whose pointers
- * ctx holds) that must stay alive until the work is done. The Promise resolves with undefined when
- * work returns 0 (or, when as_bool, with work() == 0), and otherwise rejects with Error(fail). The
- * wasm backend gives the same functions a Promise around the synchronous call, in JS. */
-typedef int (*nat_work_fn)(void *ctx);
 /* A Node-API call failed: throw its own error text unless an exception is already pending. */
 napi_value nat_throw_napi(napi_env env);
-napi_value nat_async(napi_env env, napi_value *keep, size_t nkeep, nat_work_fn work, const void *ctx,
-                     size_t ctx_size, bool as_bool, const char *fail);
-#endif
+
+/* The *_async functions: the same checks as the synchronous function, then
+ *
+ *   nat_job *job = nat_job_new(env, "crypto_pwhash_async", sizeof(my_ctx));
+ *   my_ctx *ctx = nat_job_ctx(job);
+ *   ctx->passwd = nat_job_in(env, job, passwd, passwd_len);   a copy the job owns
+ *   ctx->out = nat_job_out(env, job, argv[0], "out", out_len, n);  n bytes of job memory for the
+ *                                                     first n bytes of the view argv[0]
+ *   return nat_job_start(env, job, work, as_bool, "crypto_pwhash_async failed");
+ *
+ * work(ctx) reads and writes only job memory. Native: it runs on libuv's thread pool, and on the
+ * main thread afterwards each output is copied into its view if the view still has its length
+ * (view_len)
+ * (else the Promise rejects naming it, and no output is written). The Promise resolves with
+ * undefined when work returns 0 (or, when as_bool, with work() == 0), else rejects with
+ * Error(fail). Wasm: work runs at once on the call's own copies and the glue settles the Promise.
+ * nat_job_in/nat_job_out give NULL when out of memory; nat_job_start then throws and frees. */
+typedef int (*nat_work_fn)(void *ctx);
+typedef struct nat_job nat_job;
+nat_job *nat_job_new(napi_env env, const char *function_name, size_t ctx_size);
+void *nat_job_ctx(nat_job *job);
+unsigned char *nat_job_in(napi_env env, nat_job *job, const unsigned char *data, size_t len);
+unsigned char *nat_job_out(napi_env env, nat_job *job, napi_value view, const char *name, size_t view_len,
+                           size_t len);
+napi_value nat_job_start(napi_env env, nat_job *job, nat_work_fn work, bool as_bool, const char *fail);
 
 /* p_keypair(pk, sk) and p_seed_keypair(pk, sk, seed) for a primitive with p_PUBLICKEYBYTES,
  * p_SECRETKEYBYTES and p_SEEDBYTES (box, kx, sign, kem). seed_checks: NAT_SEED_APART where

@@ -172,11 +172,9 @@ static napi_value nat_crypto_pwhash_scryptsalsa208sha256_ll(napi_env env, napi_c
                                                   buf_len));
 }
 
-#ifndef NAT_WASM
-/* Async variants: the same checks, then the work on the thread pool. Buffers the work reads or
- * writes stay referenced until it completes; str strings are copied into the job. As in
- * sodium-native, _str_async and _str_verify_async refuse an empty passwd, and so does scrypt's
- * raw _async. */
+/* Async variants: the same checks, then the work on copies the job owns (nat_job_* in nat.h):
+ * the caller's buffers may change or go away while it runs. As in sodium-native, _str_async and
+ * _str_verify_async refuse an empty passwd, and so does scrypt's raw _async. */
 typedef struct {
   unsigned char *out;
   size_t out_len;
@@ -186,7 +184,7 @@ typedef struct {
   unsigned long long opslimit;
   size_t memlimit;
   int alg;
-  char str[crypto_pwhash_STRBYTES]; /* the largest STRBYTES (scrypt's is smaller) */
+  char *str; /* str_verify: a NUL-terminated copy */
 } nat_pwhash_job;
 
 static int nat_pwhash_work(void *ctx) {
@@ -230,6 +228,22 @@ static int nat_invalid_str_work(void *ctx) {
   return -1;
 }
 
+/* A job for out (argument 0, may be NULL), passwd and salt (may be NULL); NULL after throwing. */
+static nat_pwhash_job *nat_pwhash_job_new(napi_env env, nat_job **job, const char *function_name,
+                                          napi_value out_view, size_t out_len,
+                                          const unsigned char *passwd, size_t passwd_len,
+                                          const unsigned char *salt, size_t salt_len) {
+  *job = nat_job_new(env, function_name, sizeof(nat_pwhash_job));
+  if (*job == NULL) return NULL;
+  nat_pwhash_job *j = nat_job_ctx(*job);
+  if (out_view != NULL) j->out = nat_job_out(env, *job, out_view, "out", out_len, out_len);
+  j->out_len = out_len;
+  j->passwd = nat_job_in(env, *job, passwd, passwd_len);
+  j->passwd_len = passwd_len;
+  if (salt != NULL) j->salt = nat_job_in(env, *job, salt, salt_len);
+  return j;
+}
+
 static napi_value nat_crypto_pwhash_async(napi_env env, napi_callback_info info) {
   ARGS(6);
   OUT(out, 0); BUF(passwd, 1); BUF(salt, 2);
@@ -240,10 +254,14 @@ static napi_value nat_crypto_pwhash_async(napi_env env, napi_callback_info info)
   LEN_MAX(out, crypto_pwhash_BYTES_MAX);
   LEN_EQ(salt, crypto_pwhash_SALTBYTES);
   NAT_PWHASH_NO_ALIAS(out, passwd, salt);
-  nat_pwhash_job job = {out, out_len, passwd, passwd_len, salt, opslimit, (size_t) memlimit,
-                        (int) alg, {0}};
-  return nat_async(env, argv, 3, nat_pwhash_work, &job, sizeof job, false,
-                   "crypto_pwhash_async failed");
+  nat_job *job;
+  nat_pwhash_job *j = nat_pwhash_job_new(env, &job, "crypto_pwhash_async", argv[0], out_len, passwd,
+                                         passwd_len, salt, salt_len);
+  if (j == NULL) return NULL;
+  j->opslimit = opslimit;
+  j->memlimit = (size_t) memlimit;
+  j->alg = (int) alg;
+  return nat_job_start(env, job, nat_pwhash_work, false, "crypto_pwhash_async failed");
 }
 
 static napi_value nat_crypto_pwhash_str_async(napi_env env, napi_callback_info info) {
@@ -254,9 +272,13 @@ static napi_value nat_crypto_pwhash_str_async(napi_env env, napi_callback_info i
   LEN_EQ(out, crypto_pwhash_STRBYTES);
   LEN_MIN(passwd, 1);
   NO_ALIAS(out, passwd);
-  nat_pwhash_job job = {out, out_len, passwd, passwd_len, NULL, opslimit, (size_t) memlimit, 0, {0}};
-  return nat_async(env, argv, 2, nat_pwhash_str_work, &job, sizeof job, false,
-                   "crypto_pwhash_str_async failed");
+  nat_job *job;
+  nat_pwhash_job *j = nat_pwhash_job_new(env, &job, "crypto_pwhash_str_async", argv[0], out_len,
+                                         passwd, passwd_len, NULL, 0);
+  if (j == NULL) return NULL;
+  j->opslimit = opslimit;
+  j->memlimit = (size_t) memlimit;
+  return nat_job_start(env, job, nat_pwhash_str_work, false, "crypto_pwhash_str_async failed");
 }
 
 static napi_value nat_crypto_pwhash_str_verify_async(napi_env env, napi_callback_info info) {
@@ -264,13 +286,14 @@ static napi_value nat_crypto_pwhash_str_verify_async(napi_env env, napi_callback
   BUF(str, 0); BUF(passwd, 1);
   LEN_EQ(str, crypto_pwhash_STRBYTES);
   LEN_MIN(passwd, 1);
-  nat_pwhash_job job = {NULL, 0, passwd, passwd_len, NULL, 0, 0, 0, {0}};
-  bool terminated = nat_pwhash_str_copy(job.str, str, crypto_pwhash_STRBYTES);
-  napi_value promise = nat_async(env, &argv[1], 1,
-                                 terminated ? nat_pwhash_str_verify_work : nat_invalid_str_work,
-                                 &job, sizeof job, true, "crypto_pwhash_str_verify_async failed");
-  sodium_memzero(&job, sizeof job);
-  return promise;
+  nat_job *job;
+  nat_pwhash_job *j = nat_pwhash_job_new(env, &job, "crypto_pwhash_str_verify_async", NULL, 0, passwd,
+                                         passwd_len, NULL, 0);
+  if (j == NULL) return NULL;
+  j->str = (char *) nat_job_in(env, job, str, str_len);
+  bool terminated = j->str != NULL && memchr(j->str, 0, str_len) != NULL;
+  return nat_job_start(env, job, terminated ? nat_pwhash_str_verify_work : nat_invalid_str_work, true,
+                       "crypto_pwhash_str_verify_async failed");
 }
 
 static napi_value nat_crypto_pwhash_scryptsalsa208sha256_async(napi_env env,
@@ -286,9 +309,14 @@ static napi_value nat_crypto_pwhash_scryptsalsa208sha256_async(napi_env env,
   LEN_MIN(passwd, 1);
   LEN_EQ(salt, crypto_pwhash_scryptsalsa208sha256_SALTBYTES);
   NAT_PWHASH_NO_ALIAS(out, passwd, salt);
-  nat_pwhash_job job = {out, out_len, passwd, passwd_len, salt, opslimit, (size_t) memlimit, 0, {0}};
-  return nat_async(env, argv, 3, nat_scrypt_work, &job, sizeof job, false,
-                   "crypto_pwhash_scryptsalsa208sha256_async failed");
+  nat_job *job;
+  nat_pwhash_job *j = nat_pwhash_job_new(env, &job, "crypto_pwhash_scryptsalsa208sha256_async", argv[0],
+                                         out_len, passwd, passwd_len, salt, salt_len);
+  if (j == NULL) return NULL;
+  j->opslimit = opslimit;
+  j->memlimit = (size_t) memlimit;
+  return nat_job_start(env, job, nat_scrypt_work, false,
+                       "crypto_pwhash_scryptsalsa208sha256_async failed");
 }
 
 static napi_value nat_crypto_pwhash_scryptsalsa208sha256_str_async(napi_env env,
@@ -302,9 +330,14 @@ static napi_value nat_crypto_pwhash_scryptsalsa208sha256_str_async(napi_env env,
   LEN_EQ(out, crypto_pwhash_scryptsalsa208sha256_STRBYTES);
   LEN_MIN(passwd, 1);
   NO_ALIAS(out, passwd);
-  nat_pwhash_job job = {out, out_len, passwd, passwd_len, NULL, opslimit, (size_t) memlimit, 0, {0}};
-  return nat_async(env, argv, 2, nat_scrypt_str_work, &job, sizeof job, false,
-                   "crypto_pwhash_scryptsalsa208sha256_str_async failed");
+  nat_job *job;
+  nat_pwhash_job *j = nat_pwhash_job_new(env, &job, "crypto_pwhash_scryptsalsa208sha256_str_async",
+                                         argv[0], out_len, passwd, passwd_len, NULL, 0);
+  if (j == NULL) return NULL;
+  j->opslimit = opslimit;
+  j->memlimit = (size_t) memlimit;
+  return nat_job_start(env, job, nat_scrypt_str_work, false,
+                       "crypto_pwhash_scryptsalsa208sha256_str_async failed");
 }
 
 static napi_value nat_crypto_pwhash_scryptsalsa208sha256_str_verify_async(napi_env env,
@@ -313,14 +346,14 @@ static napi_value nat_crypto_pwhash_scryptsalsa208sha256_str_verify_async(napi_e
   BUF(str, 0); BUF(passwd, 1);
   LEN_EQ(str, crypto_pwhash_scryptsalsa208sha256_STRBYTES);
   LEN_MIN(passwd, 1);
-  nat_pwhash_job job = {NULL, 0, passwd, passwd_len, NULL, 0, 0, 0, {0}};
-  bool terminated = nat_pwhash_str_copy(job.str, str, crypto_pwhash_scryptsalsa208sha256_STRBYTES);
-  napi_value promise = nat_async(env, &argv[1], 1,
-                                 terminated ? nat_scrypt_str_verify_work : nat_invalid_str_work,
-                                 &job, sizeof job, true,
-                                 "crypto_pwhash_scryptsalsa208sha256_str_verify_async failed");
-  sodium_memzero(&job, sizeof job);
-  return promise;
+  nat_job *job;
+  nat_pwhash_job *j = nat_pwhash_job_new(env, &job, "crypto_pwhash_scryptsalsa208sha256_str_verify_async",
+                                         NULL, 0, passwd, passwd_len, NULL, 0);
+  if (j == NULL) return NULL;
+  j->str = (char *) nat_job_in(env, job, str, str_len);
+  bool terminated = j->str != NULL && memchr(j->str, 0, str_len) != NULL;
+  return nat_job_start(env, job, terminated ? nat_scrypt_str_verify_work : nat_invalid_str_work, true,
+                       "crypto_pwhash_scryptsalsa208sha256_str_verify_async failed");
 }
 
 #define NAT_PWHASH_ASYNC                                                                       \
@@ -328,9 +361,6 @@ static napi_value nat_crypto_pwhash_scryptsalsa208sha256_str_verify_async(napi_e
     FN(crypto_pwhash_scryptsalsa208sha256_async),                                              \
     FN(crypto_pwhash_scryptsalsa208sha256_str_async),                                          \
     FN(crypto_pwhash_scryptsalsa208sha256_str_verify_async),
-#else
-#define NAT_PWHASH_ASYNC
-#endif
 
 #define NAT_PWHASH_FNS(p) FN(p), FN(p##_str), FN(p##_str_verify), FN(p##_str_needs_rehash)
 

@@ -9,7 +9,7 @@
 /* libsodium's secretbox memmove()s when c and m overlap, so any overlap of c and m is allowed
  * (in-place encryption included); only the tag must not share bytes with the message. */
 #define NAT_SECRETBOX(p)                                                                 \
-  static napi_value nat_##p##_easy(napi_env env, napi_callback_info info) {             \
+  static napi_value nat_##p##_easy(napi_env env, napi_callback_info info) {              \
     ARGS(4);                                                                             \
     OUT(c, 0); BUF(m, 1); BUF(n, 2); BUF(k, 3);                                          \
     LEN_EQ(c, m_len + p##_MACBYTES);                                                     \
@@ -18,7 +18,7 @@
     RETURN_OK(p##_easy(c, m, m_len, n, k));                                              \
   }                                                                                      \
                                                                                          \
-  static napi_value nat_##p##_open_easy(napi_env env, napi_callback_info info) {        \
+  static napi_value nat_##p##_open_easy(napi_env env, napi_callback_info info) {         \
     ARGS(4);                                                                             \
     OUT(m, 0); BUF(c, 1); BUF(n, 2); BUF(k, 3);                                          \
     LEN_MIN(c, p##_MACBYTES);                                                            \
@@ -28,7 +28,7 @@
     RETURN_BOOL(p##_open_easy(m, c, c_len, n, k));                                       \
   }                                                                                      \
                                                                                          \
-  static napi_value nat_##p##_detached(napi_env env, napi_callback_info info) {         \
+  static napi_value nat_##p##_detached(napi_env env, napi_callback_info info) {          \
     ARGS(5);                                                                             \
     OUT(c, 0); OUT(mac, 1); BUF(m, 2); BUF(n, 3); BUF(k, 4);                             \
     LEN_EQ(c, m_len);                                                                    \
@@ -40,7 +40,7 @@
     RETURN_OK(p##_detached(c, mac, m, m_len, n, k));                                     \
   }                                                                                      \
                                                                                          \
-  static napi_value nat_##p##_open_detached(napi_env env, napi_callback_info info) {    \
+  static napi_value nat_##p##_open_detached(napi_env env, napi_callback_info info) {     \
     ARGS(5);                                                                             \
     OUT(m, 0); BUF(c, 1); BUF(mac, 2); BUF(n, 3); BUF(k, 4);                             \
     LEN_EQ(m, c_len);                                                                    \
@@ -59,7 +59,7 @@ NAT_SECRETBOX(crypto_secretbox_xchacha20poly1305)
  * length rule. XSalsa20 is not written for partially overlapping buffers, so only c == m is
  * allowed. */
 #define NAT_SECRETBOX_NACL(p)                                                            \
-  static napi_value nat_##p(napi_env env, napi_callback_info info) {                    \
+  static napi_value nat_##p(napi_env env, napi_callback_info info) {                     \
     ARGS(4);                                                                             \
     OUT(c, 0); BUF(m, 1); BUF(n, 2); BUF(k, 3);                                          \
     LEN_MIN(m, p##_ZEROBYTES);                                                           \
@@ -70,7 +70,7 @@ NAT_SECRETBOX(crypto_secretbox_xchacha20poly1305)
     RETURN_OK(p(c, m, m_len, n, k));                                                     \
   }                                                                                      \
                                                                                          \
-  static napi_value nat_##p##_open(napi_env env, napi_callback_info info) {             \
+  static napi_value nat_##p##_open(napi_env env, napi_callback_info info) {              \
     ARGS(4);                                                                             \
     OUT(m, 0); BUF(c, 1); BUF(n, 2); BUF(k, 3);                                          \
     LEN_MIN(c, p##_ZEROBYTES);                                                           \
@@ -81,7 +81,7 @@ NAT_SECRETBOX(crypto_secretbox_xchacha20poly1305)
     RETURN_BOOL(p##_open(m, c, c_len, n, k));                                            \
   }                                                                                      \
                                                                                          \
-  static napi_value nat_##p##_keygen(napi_env env, napi_callback_info info) {           \
+  static napi_value nat_##p##_keygen(napi_env env, napi_callback_info info) {            \
     ARGS(1);                                                                             \
     OUT(k, 0);                                                                           \
     LEN_EQ(k, p##_KEYBYTES);                                                             \
@@ -108,10 +108,11 @@ static napi_value nat_crypto_secretstream_xchacha20poly1305_init_push(napi_env e
   ARGS(3);
   STATE(state, 0, crypto_secretstream_xchacha20poly1305_state);
   OUT(header, 1); BUF(k, 2);
+  STATE_APART(state, header);
   LEN_EQ(header, crypto_secretstream_xchacha20poly1305_HEADERBYTES);
   LEN_EQ(k, crypto_secretstream_xchacha20poly1305_KEYBYTES);
   int rc = crypto_secretstream_xchacha20poly1305_init_push(&state, header, k);
-  STATE_SAVE(state);
+  STATE_SAVE_IF_OK(state, rc);
   RETURN_OK(rc);
 }
 
@@ -123,7 +124,7 @@ static napi_value nat_crypto_secretstream_xchacha20poly1305_init_pull(napi_env e
   LEN_EQ(header, crypto_secretstream_xchacha20poly1305_HEADERBYTES);
   LEN_EQ(k, crypto_secretstream_xchacha20poly1305_KEYBYTES);
   int rc = crypto_secretstream_xchacha20poly1305_init_pull(&state, header, k);
-  STATE_SAVE(state);
+  STATE_SAVE_IF_OK(state, rc);
   RETURN_OK(rc);
 }
 
@@ -136,24 +137,27 @@ static napi_value nat_crypto_secretstream_xchacha20poly1305_push(napi_env env,
   ARGS(5);
   STATE(state, 0, crypto_secretstream_xchacha20poly1305_state);
   OUT(c, 1); BUF(m, 2); OPT_BUF(ad, 3); U32(tag, 4, 0, 255);
+  STATE_APART(state, c);
   LEN_MAX(m, crypto_secretstream_xchacha20poly1305_MESSAGEBYTES_MAX);
   LEN_EQ(c, m_len + crypto_secretstream_xchacha20poly1305_ABYTES);
   NO_ALIAS(c, m);
   unsigned long long clen;
   int rc = crypto_secretstream_xchacha20poly1305_push(&state, c, &clen, m, m_len, ad, ad_len,
                                                       (unsigned char) tag);
-  STATE_SAVE(state);
+  STATE_SAVE_IF_OK(state, rc);
   FAIL_IF(rc != 0, "push failed");
   return nat_number(env, (double) clen);
 }
 
 /* pull(state, m, tag, c, ad) -> m's length; tag (1 byte) receives the chunk's tag. A chunk that
- * does not verify throws and leaves m and the state as they were (tag reads 0xff). */
+ * does not verify throws, with m and tag zeroed and the state as it was. */
 static napi_value nat_crypto_secretstream_xchacha20poly1305_pull(napi_env env,
                                                                  napi_callback_info info) {
   ARGS(5);
   STATE(state, 0, crypto_secretstream_xchacha20poly1305_state);
   OUT(m, 1); OUT(tag, 2); BUF(c, 3); OPT_BUF(ad, 4);
+  STATE_APART(state, m);
+  STATE_APART(state, tag);
   LEN_EQ(tag, 1);
   LEN_MIN(c, crypto_secretstream_xchacha20poly1305_ABYTES);
   LEN_EQ(m, c_len - crypto_secretstream_xchacha20poly1305_ABYTES);
@@ -164,7 +168,7 @@ static napi_value nat_crypto_secretstream_xchacha20poly1305_pull(napi_env env,
   unsigned long long mlen;
   int rc = crypto_secretstream_xchacha20poly1305_pull(&state, m, &mlen, tag, c, c_len, ad,
                                                       ad_len);
-  STATE_SAVE(state);
+  STATE_SAVE_IF_OK(state, rc);
   FAIL_IF(rc != 0, "pull failed");
   return nat_number(env, (double) mlen);
 }

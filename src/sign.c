@@ -104,7 +104,7 @@ static napi_value nat_crypto_sign_ed25519_sk_to_curve25519(napi_env env, napi_ca
     ARGS(1);                                                                                    \
     STATE(state, 0, type);                                                                      \
     int rc = p##_init(&state);                                                                  \
-    STATE_SAVE(state);                                                                          \
+    STATE_SAVE_IF_OK(state, rc);                                                                \
     RETURN_OK(rc);                                                                              \
   }                                                                                             \
                                                                                                 \
@@ -113,7 +113,7 @@ static napi_value nat_crypto_sign_ed25519_sk_to_curve25519(napi_env env, napi_ca
     STATE(state, 0, type);                                                                      \
     BUF(m, 1);                                                                                  \
     int rc = p##_update(&state, m, m_len);                                                      \
-    STATE_SAVE(state);                                                                          \
+    STATE_SAVE_IF_OK(state, rc);                                                                \
     RETURN_OK(rc);                                                                              \
   }                                                                                             \
                                                                                                 \
@@ -121,10 +121,11 @@ static napi_value nat_crypto_sign_ed25519_sk_to_curve25519(napi_env env, napi_ca
     ARGS(3);                                                                                    \
     STATE(state, 0, type);                                                                      \
     OUT(sig, 1); BUF(sk, 2);                                                                    \
+    STATE_APART(state, sig);                                                                    \
     LEN_EQ(sig, crypto_sign_BYTES);                                                             \
     LEN_EQ(sk, crypto_sign_SECRETKEYBYTES);                                                     \
     int rc = p##_final_create(&state, sig, NULL, sk);                                           \
-    STATE_SAVE(state);                                                                          \
+    STATE_SAVE_IF_OK(state, rc);                                                                \
     RETURN_OK(rc);                                                                              \
   }                                                                                             \
                                                                                                 \

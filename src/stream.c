@@ -12,7 +12,7 @@
 /* MESSAGEBYTES_MAX is checked because libsodium aborts the process past it (it binds only for the
  * IETF variant; the others allow SIZE_MAX). */
 #define NAT_STREAM(p)                                                              \
-  static napi_value nat_##p(napi_env env, napi_callback_info info) {              \
+  static napi_value nat_##p(napi_env env, napi_callback_info info) {               \
     ARGS(3);                                                                       \
     OUT(c, 0); BUF(n, 1); BUF(k, 2);                                               \
     LEN_MAX(c, p##_MESSAGEBYTES_MAX);                                              \
@@ -21,7 +21,7 @@
     RETURN_OK(p(c, c_len, n, k));                                                  \
   }                                                                                \
                                                                                    \
-  static napi_value nat_##p##_xor(napi_env env, napi_callback_info info) {        \
+  static napi_value nat_##p##_xor(napi_env env, napi_callback_info info) {         \
     ARGS(4);                                                                       \
     OUT(c, 0); BUF(m, 1); BUF(n, 2); BUF(k, 3);                                    \
     LEN_MAX(m, p##_MESSAGEBYTES_MAX);                                              \
@@ -32,7 +32,7 @@
     RETURN_OK(p##_xor(c, m, m_len, n, k));                                         \
   }                                                                                \
                                                                                    \
-  static napi_value nat_##p##_keygen(napi_env env, napi_callback_info info) {     \
+  static napi_value nat_##p##_keygen(napi_env env, napi_callback_info info) {      \
     ARGS(1);                                                                       \
     OUT(k, 0);                                                                     \
     LEN_EQ(k, p##_KEYBYTES);                                                       \
@@ -42,7 +42,7 @@
 
 /* xor_ic for the 64-bit block counters (libsodium's uint64_t ic; sodium-native reads a uint32). */
 #define NAT_STREAM_IC(p)                                                           \
-  static napi_value nat_##p##_xor_ic(napi_env env, napi_callback_info info) {     \
+  static napi_value nat_##p##_xor_ic(napi_env env, napi_callback_info info) {      \
     ARGS(5);                                                                       \
     OUT(c, 0); BUF(m, 1); BUF(n, 2); U64(ic, 3, 0, NAT_IC_MAX); BUF(k, 4);         \
     LEN_EQ(c, m_len);                                                              \
@@ -159,7 +159,7 @@ static bool nat_xor_update(unsigned char *c, const unsigned char *m, size_t len,
 }
 
 #define NAT_STREAM_XOR_STATEFUL(p, xor_ic, max_blocks)                                   \
-  static napi_value nat_##p##_xor_init(napi_env env, napi_callback_info info) {         \
+  static napi_value nat_##p##_xor_init(napi_env env, napi_callback_info info) {          \
     ARGS(3);                                                                             \
     STATE(state, 0, p##_xor_state);                                                      \
     BUF(n, 1); BUF(k, 2);                                                                \
@@ -173,23 +173,24 @@ static bool nat_xor_update(unsigned char *c, const unsigned char *m, size_t len,
     return nat_undefined(env);                                                           \
   }                                                                                      \
                                                                                          \
-  static napi_value nat_##p##_xor_update(napi_env env, napi_callback_info info) {       \
+  static napi_value nat_##p##_xor_update(napi_env env, napi_callback_info info) {        \
     ARGS(3);                                                                             \
     STATE(state, 0, p##_xor_state);                                                      \
     OUT(c, 1); BUF(m, 2);                                                                \
+    STATE_APART(state, c);                                                               \
     LEN_EQ(c, m_len);                                                                    \
     NO_OVERLAP(c, m);                                                                    \
     bool valid = state.ready == 1 && state.avail < 64;                                   \
     bool done = valid && nat_xor_update(c, m, m_len, &state.counter, state.block,        \
                                         &state.avail, state.nonce, state.key, xor_ic,    \
                                         max_blocks);                                     \
-    STATE_SAVE(state);                                                                   \
+    STATE_SAVE_IF_OK(state, done ? 0 : -1);                                              \
     FAIL_IF(!valid, "state is not initialized");                                         \
     FAIL_IF(!done, "keystream exhausted");                                               \
     return nat_undefined(env);                                                           \
   }                                                                                      \
                                                                                          \
-  static napi_value nat_##p##_xor_final(napi_env env, napi_callback_info info) {        \
+  static napi_value nat_##p##_xor_final(napi_env env, napi_callback_info info) {         \
     ARGS(1);                                                                             \
     STATE(state, 0, p##_xor_state);                                                      \
     sodium_memzero(&state, sizeof state);                                                \
@@ -198,13 +199,13 @@ static bool nat_xor_update(unsigned char *c, const unsigned char *m, size_t len,
   }                                                                                      \
                                                                                          \
   /* sodium-native 5.1.0 also names them *_wrap_* (its JS versions of those are broken). */ \
-  static napi_value nat_##p##_xor_wrap_init(napi_env env, napi_callback_info info) {    \
+  static napi_value nat_##p##_xor_wrap_init(napi_env env, napi_callback_info info) {     \
     return nat_##p##_xor_init(env, info);                                                \
   }                                                                                      \
-  static napi_value nat_##p##_xor_wrap_update(napi_env env, napi_callback_info info) {  \
+  static napi_value nat_##p##_xor_wrap_update(napi_env env, napi_callback_info info) {   \
     return nat_##p##_xor_update(env, info);                                              \
   }                                                                                      \
-  static napi_value nat_##p##_xor_wrap_final(napi_env env, napi_callback_info info) {   \
+  static napi_value nat_##p##_xor_wrap_final(napi_env env, napi_callback_info info) {    \
     return nat_##p##_xor_final(env, info);                                               \
   }
 

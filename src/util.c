@@ -29,10 +29,17 @@ napi_value nat_throw_error(napi_env env, const char *message) {
   return NULL;
 }
 
+napi_value nat_throw_refused(napi_env env, const char *message) {
+  napi_throw_error(env, NAT_REFUSED_CODE, message);
+  return NULL;
+}
+
 napi_value nat_throw_failed(napi_env env, const char *binding_name) {
+  char msg[256];
   /* binding functions are named nat_<libsodium name> */
   if (strncmp(binding_name, "nat_", 4) == 0) binding_name += 4;
-  return nat_throw(env, napi_throw_error, binding_name, "failed");
+  snprintf(msg, sizeof msg, "%s failed", binding_name);
+  return nat_throw_refused(env, msg);
 }
 
 napi_value nat_throw_napi(napi_env env) {
@@ -64,6 +71,33 @@ bool nat_is_undefined(napi_env env, napi_value value) {
   return napi_typeof(env, value, &t) == napi_ok && t == napi_undefined;
 }
 
+/* A view that reads as zero bytes is empty, or its ArrayBuffer was detached, or it lies outside a
+ * resizable ArrayBuffer that shrank (V8 reads the last two as empty too). The built-ins captured
+ * in src/init.c validate a view first and throw for either; a thrown exception is cleared here. */
+typedef enum { NAT_VIEW_EMPTY, NAT_VIEW_DETACHED, NAT_VIEW_OUT_OF_BOUNDS } nat_view_state;
+
+static nat_view_state nat_empty_view_state(napi_env env, napi_value value, bool is_typedarray) {
+  napi_value ab = NULL;
+  bool detached = false;
+  if ((is_typedarray ? napi_get_typedarray_info(env, value, NULL, NULL, NULL, &ab, NULL)
+                     : napi_get_dataview_info(env, value, NULL, NULL, &ab, NULL)) == napi_ok &&
+      napi_is_detached_arraybuffer(env, ab, &detached) == napi_ok && detached) {
+    return NAT_VIEW_DETACHED;
+  }
+  nat_env *e = NULL;
+  napi_value fn, zero, result;
+  if (napi_get_instance_data(env, (void **) &e) != napi_ok || e == NULL ||
+      napi_get_reference_value(env, is_typedarray ? e->typedarray_index_of : e->dataview_byte_length,
+                               &fn) != napi_ok ||
+      napi_create_uint32(env, 0, &zero) != napi_ok) {
+    return NAT_VIEW_EMPTY;
+  }
+  if (napi_call_function(env, value, fn, is_typedarray ? 1 : 0, &zero, &result) == napi_ok) return NAT_VIEW_EMPTY;
+  napi_value ignored;
+  napi_get_and_clear_last_exception(env, &ignored);
+  return NAT_VIEW_OUT_OF_BOUNDS;
+}
+
 bool nat_get_buf(napi_env env, napi_value value, const char *name, bool optional, bool output,
                  unsigned char **data, size_t *len) {
   (void) output; /* only the wasm glue needs to know what to copy back */
@@ -81,19 +115,20 @@ bool nat_get_buf(napi_env env, napi_value value, const char *name, bool optional
     nat_throw_type(env, name, optional ? "must be a TypedArray or null" : "must be a TypedArray");
     return false;
   }
-  if (ptr == NULL) {
-    /* Either an empty view without a backing store, or a view on a detached ArrayBuffer. */
-    napi_value ab = NULL;
-    bool detached = false, is_typedarray = false;
+  if (length == 0) {
+    bool is_typedarray = false;
     napi_is_typedarray(env, value, &is_typedarray);
-    if ((is_typedarray ? napi_get_typedarray_info(env, value, NULL, NULL, NULL, &ab, NULL)
-                       : napi_get_dataview_info(env, value, NULL, NULL, &ab, NULL)) == napi_ok &&
-        napi_is_detached_arraybuffer(env, ab, &detached) == napi_ok && detached) {
-      nat_throw_type(env, name, "is detached");
-      return false;
+    switch (nat_empty_view_state(env, value, is_typedarray)) {
+      case NAT_VIEW_DETACHED:
+        nat_throw_type(env, name, "is detached");
+        return false;
+      case NAT_VIEW_OUT_OF_BOUNDS:
+        nat_throw_type(env, name, "is out of bounds");
+        return false;
+      case NAT_VIEW_EMPTY:
+        break;
     }
-    ptr = nat_empty;
-    length = 0;
+    ptr = nat_empty; /* an empty view may have no backing store */
   }
   *data = ptr;
   *len = length;

@@ -189,7 +189,7 @@ static napi_value nat_sodium_hex2bin(napi_env env, napi_callback_info info) {
   if (sodium_hex2bin(bin, bin_len, (const char *) hex, hex_len, nat_ignore_set(set, ignore, ignore_len),
                      &decoded, NULL) != 0) {
     sodium_memzero(bin, bin_len);
-    return nat_throw_error(env, "invalid input");
+    REFUSE("invalid input");
   }
   return nat_number(env, (double) decoded);
 }
@@ -228,7 +228,7 @@ static napi_value nat_sodium_base642bin(napi_env env, napi_callback_info info) {
   if (sodium_base642bin(bin, bin_len, (const char *) b64, b64_len, nat_ignore_set(set, ignore, ignore_len),
                         &decoded, NULL, (int) variant) != 0) {
     sodium_memzero(bin, bin_len);
-    return nat_throw_error(env, "invalid input");
+    REFUSE("invalid input");
   }
   return nat_number(env, (double) decoded);
 }
@@ -240,11 +240,23 @@ static napi_value nat_sodium_base642bin(napi_env env, napi_callback_info info) {
  * with 0xdb). Its ArrayBuffer carries a type tag, so the functions below act only on memory that
  * really came from sodium_malloc: libsodium would read the region's header page in front of any
  * other pointer. sodium_free detaches the ArrayBuffer (no view can reach the memory again); Node
- * then releases its backing store and the finalizer gives the pages back to libsodium. */
+ * then releases its backing store and the finalizer gives the pages back to libsodium.
+ *
+ * V8 counts the region's bytes (they back an ArrayBuffer) but not libsodium's guard and canary
+ * pages around it: those (NAT_SECURE_PAGES pages of 4 KiB per region, mlock'd) are reported with
+ * napi_adjust_external_memory, so that many small unreferenced regions are collected too. As with
+ * every Node-API finalizer, the pages go back only after the running JavaScript yields (Node
+ * defers finalizers to the event loop): a synchronous loop of sodium_malloc holds all of them. */
 static const napi_type_tag nat_secure_tag = {0x6e6174726975d5a1ULL, 0x736f6469756d0b7cULL};
 
+#define NAT_SECURE_PAGES 4
+
+static int64_t nat_secure_footprint(void) { return NAT_SECURE_PAGES * 4096; }
+
 static void nat_secure_finalize(napi_env env, void *data, void *hint) {
+  int64_t total;
   sodium_free(data);
+  napi_adjust_external_memory(env, -(int64_t) (intptr_t) hint, &total);
 }
 
 /* The ArrayBuffer under a TypedArray argument when it came from sodium_malloc, else NULL. */
@@ -264,13 +276,16 @@ static napi_value nat_sodium_malloc(napi_env env, napi_callback_info info) {
   void *ptr = sodium_malloc(size);
   if (ptr == NULL) return nat_throw_failed(env, __func__);
   napi_value buf, arraybuffer;
+  int64_t footprint = nat_secure_footprint(), total;
   /* Fails where external buffers are not allowed (Node with the V8 sandbox). */
-  if (napi_create_external_buffer(env, size, ptr, nat_secure_finalize, NULL, &buf) != napi_ok) {
+  if (napi_create_external_buffer(env, size, ptr, nat_secure_finalize, (void *) (intptr_t) footprint,
+                                  &buf) != napi_ok) {
     napi_value error = nat_throw_napi(env);
     sodium_free(ptr);
     return error;
   }
-  /* From here the finalizer owns ptr. */
+  /* From here the finalizer owns ptr, and gives back what is reported here. */
+  if (napi_adjust_external_memory(env, footprint, &total) != napi_ok) return nat_throw_napi(env);
   if (napi_get_typedarray_info(env, buf, NULL, NULL, NULL, &arraybuffer, NULL) != napi_ok ||
       napi_type_tag_object(env, arraybuffer, &nat_secure_tag) != napi_ok) {
     return nat_throw_napi(env);
@@ -298,7 +313,7 @@ static napi_value nat_sodium_free(napi_env env, napi_callback_info info) {
     napi_value arraybuffer = nat_secure_arraybuffer(env, argv[0]);                      \
     void *region = NULL;                                                                \
     FAIL_IF(arraybuffer == NULL ||                                                      \
-              napi_get_arraybuffer_info(env, arraybuffer, &region, NULL) != napi_ok,     \
+              napi_get_arraybuffer_info(env, arraybuffer, &region, NULL) != napi_ok,    \
             fail);                                                                      \
     FAIL_IF(region != NULL && sodium_mprotect_##name(region) != 0, fail);               \
     return nat_undefined(env);                                                          \

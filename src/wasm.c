@@ -29,10 +29,14 @@ enum {
   NAT_BOOL = 3,
   NAT_TYPEDARRAY = 4,
   NAT_DETACHED = 5, /* a TypedArray whose ArrayBuffer is detached */
-  NAT_OTHER = 6     /* anything else: strings, objects, booleans as arguments, BigInts */
+  NAT_OTHER = 6,    /* anything else: strings, objects, booleans as arguments, BigInts */
+  NAT_PROMISE = 7,  /* result of an *_async function: number 0 resolves with undefined, 1 with
+                       false, 2 with true; 3 rejects as NAT_REFUSED with the error message */
+  NAT_OUT_OF_BOUNDS = 8 /* a view outside a resizable ArrayBuffer that shrank */
 };
 
-enum { NAT_NO_ERROR = 0, NAT_TYPE_ERROR = 1, NAT_RANGE_ERROR = 2, NAT_ERROR = 3 };
+/* NAT_REFUSED: an Error with code NAT_REFUSED_CODE (libsodium refused) */
+enum { NAT_NO_ERROR = 0, NAT_TYPE_ERROR = 1, NAT_RANGE_ERROR = 2, NAT_ERROR = 3, NAT_REFUSED = 4 };
 
 struct nat_slot {
   uint32_t kind;
@@ -99,11 +103,17 @@ napi_value nat_throw_error(napi_env env, const char *message) {
   return NULL;
 }
 
+napi_value nat_throw_refused(napi_env env, const char *message) {
+  (void) env;
+  nat_set_error(NAT_REFUSED, message, "");
+  return NULL;
+}
+
 napi_value nat_throw_failed(napi_env env, const char *binding_name) {
   (void) env;
   /* binding functions are named nat_<libsodium name> */
   if (strncmp(binding_name, "nat_", 4) == 0) binding_name += 4;
-  return nat_throw(NAT_ERROR, binding_name, "failed");
+  return nat_throw(NAT_REFUSED, binding_name, "failed");
 }
 
 bool nat_get_args(napi_env env, napi_callback_info info, napi_value *argv, size_t n) {
@@ -139,6 +149,9 @@ bool nat_get_buf(napi_env env, napi_value value, const char *name, bool optional
       return true;
     case NAT_DETACHED:
       nat_throw_type(env, name, "is detached");
+      return false;
+    case NAT_OUT_OF_BOUNDS:
+      nat_throw_type(env, name, "is out of bounds");
       return false;
     case NAT_NULL:
     case NAT_UNDEFINED:
@@ -218,6 +231,48 @@ napi_value nat_bool(napi_env env, bool value) {
 napi_value nat_number(napi_env env, double value) {
   (void) env;
   return nat_set_result(NAT_NUMBER, value);
+}
+
+napi_value nat_throw_napi(napi_env env) { return nat_throw_error(env, "natrium: internal error"); }
+
+/* The *_async functions: no thread pool here, so the work runs at once, on the call's own copies
+ * in linear memory (the glue copies outputs back as for any call), and the glue turns the
+ * NAT_PROMISE result into a settled Promise. */
+struct nat_job {
+  size_t ctx_size;
+  unsigned char ctx[];
+};
+
+nat_job *nat_job_new(napi_env env, const char *function_name, size_t ctx_size) {
+  (void) function_name;
+  nat_job *job = calloc(1, sizeof *job + ctx_size);
+  if (job == NULL) nat_throw_error(env, "out of memory");
+  else job->ctx_size = ctx_size;
+  return job;
+}
+
+void *nat_job_ctx(nat_job *job) { return job->ctx; }
+
+unsigned char *nat_job_in(napi_env env, nat_job *job, const unsigned char *data, size_t len) {
+  (void) env, (void) job, (void) len;
+  return (unsigned char *) data;
+}
+
+unsigned char *nat_job_out(napi_env env, nat_job *job, napi_value view, const char *name, size_t view_len,
+                           size_t len) {
+  (void) env, (void) job, (void) name, (void) view_len, (void) len;
+  return view->data;
+}
+
+napi_value nat_job_start(napi_env env, nat_job *job, nat_work_fn work, bool as_bool, const char *fail) {
+  int rc = work(job->ctx);
+  sodium_memzero(job->ctx, job->ctx_size);
+  free(job);
+  if (as_bool) return nat_set_result(NAT_PROMISE, rc == 0 ? 2 : 1);
+  if (rc == 0) return nat_set_result(NAT_PROMISE, 0);
+  nat_throw_refused(env, fail);
+  nat_error.kind = NAT_NO_ERROR; /* not thrown: the message is the rejection's */
+  return nat_set_result(NAT_PROMISE, 3);
 }
 
 /* Exports for the glue. */

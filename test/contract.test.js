@@ -1,7 +1,8 @@
 'use strict'
 // Table-driven checks of the raw contract for every symbol in lib/symbols: the function exists,
 // a well-formed call is accepted, and every malformed argument is refused with a TypeError or
-// RangeError that names the parameter, leaving the process alive.
+// RangeError that names the parameter, leaving the process alive; and the C refuses exactly the
+// overlaps the table's `apart`/`inPlace` rules name (so the two cannot disagree).
 const assert = require('assert')
 const { symbols } = require('../lib/symbols')
 const { backends, random } = require('./helpers')
@@ -26,7 +27,95 @@ function throwsNaming (fn, args, type, name, why) {
   }, why)
 }
 
+const BUFFER_KINDS = ['out', 'optOut', 'buf', 'opt', 'state']
+
+// The overlap rule the table states between arguments x and y (either way round), as
+// { first, second, inPlace }, or null.
+function overlapRule (entry, x, y) {
+  for (const [a, b] of [[x, y], [y, x]]) {
+    if ((a.apart || []).includes(b.name)) return { first: a.name, second: b.name, inPlace: false }
+    if ((a.inPlace || []).includes(b.name)) return { first: a.name, second: b.name, inPlace: true }
+  }
+  return null
+}
+
+// fn(...args), and the "x must not overlap y" it threw, or null; a Promise's work is left to run.
+function overlapRefusal (fn, args, pending) {
+  try {
+    const r = fn(...args)
+    if (r instanceof Promise) pending.push(r.catch(() => {}))
+    return null
+  } catch (err) {
+    const m = /^(\w+) must not overlap (\w+)$/.exec(err.message)
+    if (m && !(err instanceof RangeError)) throw new Error(`overlap refused with ${err.constructor.name}: ${err.message}`)
+    return m ? `${m[1]}~${m[2]}` : null
+  }
+}
+
 for (const { name: backend, raw: sodium } of backends) {
+  describe(`contract [${backend}]: overlap rules`, () => {
+    // Each pair of buffer arguments of each function, made to share bytes of one ArrayBuffer: the
+    // second starting one byte into the first (a partial overlap), then both at the same start
+    // (in place). Only the two share anything, so only a rule between them can refuse.
+    it('the C refuses exactly the overlaps the table names, for every function', async () => {
+      const pending = []
+      const problems = []
+      for (const [fname, entry] of Object.entries(symbols)) {
+        if ((entry.native && backend !== 'native') || /^sodium_(malloc|free|m(un)?lock|mprotect)/.test(fname)) continue
+        const args = entry.args
+        for (let i = 0; i < args.length; i++) {
+          for (let j = 0; j < args.length; j++) {
+            if (i === j || !BUFFER_KINDS.includes(args[i].kind) || !BUFFER_KINDS.includes(args[j].kind)) continue
+            const good = wellFormed(sodium, entry, { roomy: true })
+            const [li, lj] = [good[i].length, good[j].length]
+            if (li === 0 || lj === 0) continue
+            const rule = overlapRule(entry, args[i], args[j])
+            const expected = rule ? `${rule.first}~${rule.second}` : null
+            // one starts a byte into the other (which needs at least two bytes)
+            const [at, bt] = li >= 2 ? [0, 1] : lj >= 2 ? [1, 0] : [-1, -1]
+            if (at >= 0) {
+              const partial = good.slice()
+              const shared = new Uint8Array(li + lj + 1)
+              partial[i] = shared.subarray(at, at + li)
+              partial[j] = shared.subarray(bt, bt + lj)
+              partial[i].set(good[i])
+              partial[j].set(good[j])
+              const got = overlapRefusal(sodium[fname], partial, pending)
+              if (got !== expected) problems.push(`${fname}(${args[i].name} partly over ${args[j].name}): C ${got}, table ${expected}`)
+            }
+            if (i < j) {
+              const same = good.slice()
+              const buffer = new Uint8Array(Math.max(li, lj))
+              same[i] = buffer.subarray(0, li)
+              same[j] = buffer.subarray(0, lj)
+              same[j].set(good[j])
+              const inPlace = overlapRefusal(sodium[fname], same, pending)
+              const want = rule && !rule.inPlace ? expected : null
+              if (inPlace !== want) problems.push(`${fname}(${args[i].name} at the start of ${args[j].name}): C ${inPlace}, table ${want}`)
+            }
+          }
+        }
+      }
+      await Promise.all(pending)
+      assert.deepStrictEqual(problems, [])
+    })
+
+    it('every rule names arguments of its function, and every output sharing a call with a state is apart from it', () => {
+      for (const [fname, entry] of Object.entries(symbols)) {
+        const names = entry.args.map((a) => a.name)
+        for (const a of entry.args) {
+          for (const other of [...(a.apart || []), ...(a.inPlace || [])]) {
+            assert.ok(names.includes(other) && other !== a.name, `${fname}: ${a.name} names ${other}`)
+          }
+        }
+        const state = entry.args.find((a) => a.kind === 'state')
+        for (const a of entry.args) {
+          if (state && (a.kind === 'out' || a.kind === 'optOut')) assert.ok((a.apart || []).includes(state.name), `${fname}: ${a.name} is not apart from ${state.name}`)
+        }
+      }
+    })
+  })
+
   describe(`contract [${backend}]`, () => {
     for (const [fname, entry] of Object.entries(symbols)) {
       if (entry.native && backend !== 'native') continue

@@ -36,13 +36,18 @@ function run (lib, fname, args) {
   }
 }
 
+// A deliberate difference: when an open answers false, natrium's outputs are zeroed (sodium-native
+// leaves whatever libsodium left there); they are checked for that instead of compared.
 function same (a, b, fname, why) {
   assert.strictEqual(!!a.threw, !!b.threw, `${fname} ${why}: natrium ${a.threw ? 'threw' : 'returned'}, sodium-native ${b.threw ? 'threw' : 'returned'}`)
   if (a.threw) return
   if (!RANDOM.test(fname)) {
     assert.deepStrictEqual(a.value, b.value, `${fname} ${why}: return value`)
+    const outputs = symbols[fname].args.map((arg) => arg.kind === 'out' || arg.kind === 'optOut')
     a.args.forEach((x, i) => {
-      if (ArrayBuffer.isView(x)) assert.strictEqual(x.toString('hex'), b.args[i].toString('hex'), `${fname} ${why}: argument ${i}`)
+      if (!ArrayBuffer.isView(x)) return
+      if (a.value === false && outputs[i]) assert.ok(x.every((byte) => byte === 0), `${fname} ${why}: output ${i} not zeroed after false`)
+      else assert.strictEqual(x.toString('hex'), b.args[i].toString('hex'), `${fname} ${why}: argument ${i}`)
     })
   }
 }

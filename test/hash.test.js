@@ -268,7 +268,7 @@ for (const { name: backend, sodium } of backends) {
         }
       })
 
-      it('an update after a squeeze fails, and libsodium moves the state on so output never repeats', () => {
+      it('an update after a squeeze is refused and changes nothing: the next squeeze continues the stream', () => {
         for (const p of XOF) {
           const st = new Uint8Array(sodium[`crypto_xof_${p}_STATEBYTES`])
           sodium[`crypto_xof_${p}_init`](st)
@@ -277,10 +277,13 @@ for (const { name: backend, sodium } of backends) {
           sodium[`crypto_xof_${p}_squeeze`](st, first)
           const before = toHex(st)
           assert.throws(() => sodium[`crypto_xof_${p}_update`](st, hex('78')), isError(new RegExp(`^crypto_xof_${p}_update failed$`)))
-          assert.notStrictEqual(toHex(st), before, 'state kept as libsodium left it')
+          assert.strictEqual(toHex(st), before, 'a refused update changed the state')
+          // (libsodium itself would have permuted the state and gone back to absorbing)
           const next = new Uint8Array(32)
           sodium[`crypto_xof_${p}_squeeze`](st, next)
-          assert.notStrictEqual(toHex(next), toHex(first))
+          const whole = new Uint8Array(64)
+          sodium[`crypto_xof_${p}`](whole, hex('74657374'))
+          assert.strictEqual(toHex(first) + toHex(next), toHex(whole))
         }
       })
 
@@ -342,8 +345,9 @@ for (const { name: backend, sodium } of backends) {
 
       // src/hash.c bounds fields of libsodium's private state layouts; this pins those offsets
       // (a libsodium upgrade that moves them fails here, not silently).
+      // (in the 64-bit layout on every backend: the wasm build converts its 32-bit size_t fields)
       it('the state fields src/hash.c bounds sit where libsodium keeps them', () => {
-        const word = backend === 'wasm' ? 4 : 8
+        const word = 8
         const at = (st, off) => { const b = Buffer.from(st.buffer, st.byteOffset + off, word); return word === 8 ? Number(b.readBigUInt64LE()) : b.readUInt32LE() }
         const gh = new Uint8Array(sodium.crypto_generichash_STATEBYTES)
         sodium.crypto_generichash_init(gh, null, 32)

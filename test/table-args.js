@@ -11,7 +11,9 @@ function constant (sodium, c) {
 }
 
 // Lengths for a well-formed call: fixed rules first, then rules relative to other arguments.
-function lengths (sodium, entry) {
+// `roomy`: a buffer with only a lower bound gets 16 bytes more than it, so that every buffer the
+// rules allow to be non-empty is (the overlap tests need bytes to overlap).
+function lengths (sodium, entry, { roomy = false } = {}) {
   const len = {}
   const pending = []
   for (const a of entry.args) {
@@ -20,7 +22,10 @@ function lengths (sodium, entry) {
     if (!r) len[a.name] = 16
     else if (r.fixed !== undefined) len[a.name] = constant(sodium, r.fixed)
     else if (r.of) pending.push(a)
-    else if (r.min !== undefined) len[a.name] = Math.max(constant(sodium, r.min), r.max !== undefined ? 0 : 16)
+    else if (r.min !== undefined) {
+      const min = constant(sodium, r.min)
+      len[a.name] = r.max !== undefined ? min : Math.max(min + (roomy ? 16 : 0), 16)
+    }
     else len[a.name] = constant(sodium, r.max)
   }
   for (let guard = 0; pending.length && guard < 10; guard++) {
@@ -43,8 +48,8 @@ function numValue (sodium, entry, name) {
   return constant(sodium, a.example !== undefined ? a.example : a.range[0])
 }
 
-function wellFormed (sodium, entry) {
-  const len = lengths(sodium, entry)
+function wellFormed (sodium, entry, options) {
+  const len = lengths(sodium, entry, options)
   return entry.args.map((a) => {
     if (a.kind === 'nul') return null
     if (a.kind === 'num') return numValue(sodium, entry, a.name)

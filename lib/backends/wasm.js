@@ -9,8 +9,19 @@
 // the C's overlap checks and in-place operations see what they see on native. The C does every
 // check and writes the result or the error into slots; buffers it marked as written (OUT, STATE)
 // are copied back, the scratch is wiped, then the result is returned or the error thrown.
+//
+// Misuse: a call never runs code of the caller's (arguments are read through the built-ins
+// captured in lib/intrinsics.js, so getters, Proxy traps and patched prototypes are not reached);
+// a call made while another is running (from a random source the caller replaced) is refused;
+// argument sets too large for linear memory are refused before anything is allocated; and
+// every failure leaves the per-call state as it was.
 const fs = require('fs')
 const path = require('path')
+const {
+  typedArrayName, typedArrayBuffer, typedArrayByteOffset, typedArrayByteLength, dataViewBuffer,
+  dataViewByteOffset, dataViewByteLength, isView, isUint8Array, emptyViewState, u8Set, u8Fill, u8Subarray,
+  u8IndexOf, U8
+} = require('../intrinsics')
 
 const wasmModule = new WebAssembly.Module(fs.readFileSync(path.join(__dirname, '..', 'natrium.wasm')))
 
@@ -22,7 +33,16 @@ const BOOL = 3
 const TYPEDARRAY = 4
 const DETACHED = 5
 const OTHER = 6
-const ERRORS = [null, TypeError, RangeError, Error]
+const PROMISE = 7
+const OUT_OF_BOUNDS = 8
+const ERRORS = [null, TypeError, RangeError, Error, Error]
+const REFUSED = 4 // an Error whose code says libsodium refused (src/nat.h NAT_REFUSED_CODE)
+const REFUSED_CODE = 'ERR_NATRIUM_REFUSED'
+function refused (message) {
+  const err = new Error(message)
+  err.code = REFUSED_CODE
+  return err
+}
 
 // WASI, as much as libsodium uses: random bytes, and stubs for stdio it never reaches in practice.
 // The random source is looked up on first use (the first call, whose sodium_init() draws from it):
@@ -37,7 +57,7 @@ const WASI = {
     }
     // getRandomValues takes at most 64 KiB per call
     for (let i = 0; i < len; i += 65536) {
-      webcrypto.getRandomValues(new Uint8Array(memory.buffer, ptr + i, Math.min(65536, len - i)))
+      webcrypto.getRandomValues(new U8(memory.buffer, ptr + i, len - i < 65536 ? len - i : 65536))
     }
     return 0
   },
@@ -75,7 +95,7 @@ function instantiate () {
 // Views on linear memory, recreated whenever it has grown (growth detaches the old buffer, and
 // views on a detached buffer have length 0).
 function views () {
-  u8 = new Uint8Array(memory.buffer)
+  u8 = new U8(memory.buffer)
   u32 = new Uint32Array(memory.buffer)
   f64 = new Float64Array(memory.buffer)
 }
@@ -83,9 +103,10 @@ function views () {
 instantiate()
 
 const utf8 = new TextDecoder()
+const decode = Function.prototype.call.bind(TextDecoder.prototype.decode)
 function cString (ptr) {
-  const end = u8.indexOf(0, ptr)
-  return utf8.decode(u8.subarray(ptr, end))
+  const end = u8IndexOf(u8, 0, ptr)
+  return decode(utf8, u8Subarray(u8, ptr, end))
 }
 
 const MAX_ARGS = wasm.nat_max_args()
@@ -93,28 +114,8 @@ const ARGS = wasm.nat_args_address() >>> 2 // u32 index of slot 0; a slot is 6 u
 const RESULT = wasm.nat_result_address() >>> 2
 const ERROR = wasm.nat_error_address() >>> 2
 
-// The brand checks and accessors of %TypedArray% and DataView, so that subclasses and look-alikes
-// cannot lie.
-const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype)
-const getter = (name) => Object.getOwnPropertyDescriptor(TypedArrayPrototype, name).get
-const typedArrayTag = getter(Symbol.toStringTag) // undefined for anything but a TypedArray
-const typedArrayBuffer = getter('buffer')
-const typedArrayByteOffset = getter('byteOffset')
-const typedArrayByteLength = getter('byteLength')
-const dataViewGetter = (name) => Object.getOwnPropertyDescriptor(DataView.prototype, name).get
-const dataViewBuffer = dataViewGetter('buffer')
-const dataViewByteOffset = dataViewGetter('byteOffset')
-const dataViewByteLength = dataViewGetter('byteLength')
-
-// A detached buffer reads as length 0 and cannot be wrapped (Node 20 has no .detached).
-function isDetached (view) {
-  try {
-    new Uint8Array(typedArrayBuffer.call(view)) // eslint-disable-line no-new
-    return false
-  } catch {
-    return true
-  }
-}
+// The slot kind of a view that reads as zero bytes (see emptyViewState in lib/intrinsics.js).
+const EMPTY_VIEW_KINDS = [TYPEDARRAY, DETACHED, OUT_OF_BOUNDS]
 
 // Per-call state, preallocated: the arguments, then the TypedArrays among them (t) and the
 // regions they are copied to (g: one per set of overlapping ranges of one ArrayBuffer).
@@ -131,19 +132,26 @@ const gPtr = new Float64Array(MAX_ARGS)
 const gOut = new Uint8Array(MAX_ARGS)
 
 // The scratch area grows by doubling; one larger than KEEP is freed after its call, so a single
-// huge call does not pin memory that libsodium's own allocations (pwhash) may need later.
+// huge call does not pin memory that libsodium's own allocations (pwhash) may need later. An
+// allocation that fails leaves the old area in place.
 const KEEP = 16 << 20
-function reserve (size) {
+const LIMIT = 0xffff0000 // malloc takes a 32-bit size: nothing near 4 GiB fits in linear memory
+function reserve (size, index) {
   if (size <= scratchSize) return
-  release()
-  scratchSize = Math.max(size, Math.min(scratchSize * 2, KEEP), 65536)
-  scratch = wasm.malloc(scratchSize)
-  if (scratch === 0 && scratchSize > size) scratch = wasm.malloc(scratchSize = size)
-  if (scratch === 0) {
-    scratchSize = 0
-    throw new RangeError('natrium.wasm: out of memory')
+  if (size > LIMIT) {
+    throw new RangeError(`${names[index]}: its buffers total ${size} bytes, more than the WebAssembly backend can hold (4 GiB)`)
   }
+  let want = scratchSize * 2 < KEEP ? scratchSize * 2 : KEEP
+  if (want < size) want = size
+  if (want < 65536) want = 65536
+  let ptr = wasm.malloc(want)
+  if (ptr === 0 && scratch !== 0) { release(); ptr = wasm.malloc(want) }
+  if (ptr === 0 && want > size) ptr = wasm.malloc(want = size)
   if (u8.length === 0) views()
+  if (ptr === 0) throw new RangeError(`${names[index]}: out of WebAssembly memory for ${size} bytes of buffers`)
+  release()
+  scratch = ptr
+  scratchSize = want
 }
 
 function release () {
@@ -160,9 +168,9 @@ function copyOut (r, dst, ptr, n) {
   if (n === 0) return
   let view = outView[r]
   if (view === null || view.length !== n || view.byteOffset !== ptr) {
-    view = outView[r] = u8.subarray(ptr, ptr + n)
+    view = outView[r] = u8Subarray(u8, ptr, ptr + n)
   }
-  dst.set(view)
+  u8Set(dst, view)
 }
 
 // Add TypedArray v (bytes [start, end) of buffer) to the regions: a new one, or the union of v and
@@ -187,115 +195,133 @@ function addRegion (v, buffer, start, end, ng, nt) {
   }
   if (region !== -1) return region
   gBuffer[ng] = buffer
-  gBytes[ng] = v instanceof Uint8Array ? v : null
+  gBytes[ng] = isUint8Array(v) ? v : null
   gStart[ng] = start
   gEnd[ng] = end
   return ng
 }
 
+// Set while a call runs: a call from inside one (a random source the caller replaced, which the
+// C reaches through random_get) is refused, since both would share the slots and the scratch.
+let busy = false
+
 function invoke (index, argc) {
-  if (argc > MAX_ARGS) argc = MAX_ARGS
-  // 1. classify every argument into its slot; list the TypedArrays and group overlapping ones
+  if (busy) {
+    throw new Error(`natrium.wasm: ${names[index]} was called while another natrium call was running (from a getter, a Proxy trap or a replaced random source); refused`)
+  }
+  busy = true
   let nt = 0
   let ng = 0
-  for (let i = 0; i < argc; i++) {
-    const v = argv[i]
-    const s = ARGS + i * 6
-    if (v === null) u32[s] = NULL
-    else if (v === undefined) u32[s] = UNDEFINED
-    else if (typeof v === 'number') {
-      u32[s] = NUMBER
-      f64[(s >>> 1) + 2] = v
-    } else {
-      let buffer, start, length
-      if (typedArrayTag.call(v) !== undefined) {
-        length = typedArrayByteLength.call(v)
-        if (length === 0 && isDetached(v)) {
-          u32[s] = DETACHED
-          continue
-        }
-        buffer = typedArrayBuffer.call(v)
-        start = typedArrayByteOffset.call(v)
-      } else if (ArrayBuffer.isView(v)) { // a DataView: Node-API's napi_get_buffer_info takes them too
-        try {
-          length = dataViewByteLength.call(v)
-          start = dataViewByteOffset.call(v)
-        } catch { // DataView getters throw on a detached buffer
-          u32[s] = DETACHED
-          continue
-        }
-        buffer = dataViewBuffer.call(v)
-      } else {
-        u32[s] = OTHER
-        continue
-      }
-      u32[s] = TYPEDARRAY
-      const r = addRegion(v, buffer, start, start + length, ng, nt)
-      if (r === ng) ng++
-      tSlot[nt] = s
-      tOffset[nt] = start
-      tLength[nt] = length
-      tRegion[nt] = r
-      nt++
-    }
-  }
-
-  // 2. place the regions in the scratch area (16-byte aligned), point the slots at them, copy in
   let size = 0
-  for (let r = 0; r < ng; r++) {
-    gOut[r] = 0
-    if (gBuffer[r] === null) continue
-    gPtr[r] = size
-    size += Math.ceil((gEnd[r] - gStart[r]) / 16) * 16
-  }
-  reserve(size || 16)
-  for (let r = 0; r < ng; r++) {
-    if (gBuffer[r] === null) continue
-    const n = gEnd[r] - gStart[r]
-    if (gBytes[r] === null) gBytes[r] = new Uint8Array(gBuffer[r], gStart[r], n)
-    gPtr[r] += scratch
-    u8.set(gBytes[r], gPtr[r])
-  }
-  for (let t = 0; t < nt; t++) {
-    const r = tRegion[t]
-    u32[tSlot[t] + 2] = gPtr[r] + (tOffset[t] - gStart[r])
-    u32[tSlot[t] + 3] = tLength[t]
-  }
-
-  // 3. call, then copy back what the C marked as written, whether it threw or not (a failed
-  // open must still zero its output); wipe the scratch so no key or message outlives the call
-  let failed
   try {
-    failed = wasm.nat_call(index, argc)
-  } catch (err) {
-    trapped(index, argc, ng, err)
-  }
-  if (u8.length === 0) views()
-  for (let t = 0; t < nt; t++) if (u32[tSlot[t] + 1] !== 0) gOut[tRegion[t]] = 1
-  for (let r = 0; r < ng; r++) {
-    if (gOut[r] !== 0 && gBuffer[r] !== null) copyOut(r, gBytes[r], gPtr[r], gEnd[r] - gStart[r])
-    gBuffer[r] = null
-    gBytes[r] = null
-  }
-  u8.fill(0, scratch, scratch + size)
-  if (scratchSize > KEEP) release()
-  for (let i = 0; i < argc; i++) argv[i] = undefined
+    if (argc > MAX_ARGS) argc = MAX_ARGS
+    // 1. classify every argument into its slot; list the TypedArrays and group overlapping ones
+    for (let i = 0; i < argc; i++) {
+      const v = argv[i]
+      const s = ARGS + i * 6
+      if (v === null) u32[s] = NULL
+      else if (v === undefined) u32[s] = UNDEFINED
+      else if (typeof v === 'number') {
+        u32[s] = NUMBER
+        f64[(s >>> 1) + 2] = v
+      } else {
+        let buffer, start, length
+        if (typedArrayName(v) !== undefined) {
+          length = typedArrayByteLength(v)
+          if (length === 0) {
+            const kind = EMPTY_VIEW_KINDS[emptyViewState(v)]
+            if (kind !== TYPEDARRAY) { u32[s] = kind; continue }
+          }
+          buffer = typedArrayBuffer(v)
+          start = typedArrayByteOffset(v)
+        } else if (isView(v)) { // a DataView: Node-API's napi_get_buffer_info takes them too
+          const kind = EMPTY_VIEW_KINDS[emptyViewState(v)]
+          if (kind !== TYPEDARRAY) { u32[s] = kind; continue }
+          length = dataViewByteLength(v)
+          start = dataViewByteOffset(v)
+          buffer = dataViewBuffer(v)
+        } else {
+          u32[s] = OTHER
+          continue
+        }
+        u32[s] = TYPEDARRAY
+        const r = addRegion(v, buffer, start, start + length, ng, nt)
+        if (r === ng) ng++
+        tSlot[nt] = s
+        tOffset[nt] = start
+        tLength[nt] = length
+        tRegion[nt] = r
+        nt++
+      }
+    }
 
-  if (failed !== 0) {
-    const Type = ERRORS[u32[ERROR]] || Error
-    throw new Type(cString((ERROR + 1) << 2))
+    // 2. place the regions in the scratch area (16-byte aligned), point the slots at them, copy in
+    for (let r = 0; r < ng; r++) {
+      gOut[r] = 0
+      if (gBuffer[r] === null) continue
+      gPtr[r] = size
+      const n = gEnd[r] - gStart[r]
+      size += n + (16 - n % 16) % 16
+    }
+    reserve(size === 0 ? 16 : size, index)
+    for (let r = 0; r < ng; r++) {
+      if (gBuffer[r] === null) continue
+      const n = gEnd[r] - gStart[r]
+      if (gBytes[r] === null) gBytes[r] = new U8(gBuffer[r], gStart[r], n)
+      gPtr[r] += scratch
+      u8Set(u8, gBytes[r], gPtr[r])
+    }
+    for (let t = 0; t < nt; t++) {
+      const r = tRegion[t]
+      u32[tSlot[t] + 2] = gPtr[r] + (tOffset[t] - gStart[r])
+      u32[tSlot[t] + 3] = tLength[t]
+    }
+
+    // 3. call, then copy back what the C marked as written, whether it threw or not (a failed
+    // open must still zero its output)
+    let failed
+    try {
+      failed = wasm.nat_call(index, argc)
+    } catch (err) {
+      trapped(index, err)
+    }
+    if (u8.length === 0) views()
+    for (let t = 0; t < nt; t++) if (u32[tSlot[t] + 1] !== 0) gOut[tRegion[t]] = 1
+    for (let r = 0; r < ng; r++) {
+      if (gOut[r] !== 0 && gBuffer[r] !== null) copyOut(r, gBytes[r], gPtr[r], gEnd[r] - gStart[r])
+    }
+
+    if (failed !== 0) {
+      const kind = u32[ERROR]
+      if (kind === REFUSED) throw refused(cString((ERROR + 1) << 2))
+      throw new (ERRORS[kind] || Error)(cString((ERROR + 1) << 2))
+    }
+    const kind = u32[RESULT]
+    if (kind === NUMBER) return f64[(RESULT >>> 1) + 2]
+    if (kind === BOOL) return f64[(RESULT >>> 1) + 2] !== 0
+    if (kind === PROMISE) return settled(f64[(RESULT >>> 1) + 2])
+    return undefined
+  } finally {
+    // whatever happened: no key or message outlives the call in the scratch, and the per-call
+    // state holds no reference to the caller's buffers
+    if (scratch !== 0 && size !== 0) u8Fill(u8, 0, scratch, scratch + size)
+    if (scratchSize > KEEP) release()
+    for (let r = 0; r < ng; r++) { gBuffer[r] = null; gBytes[r] = null }
+    for (let i = 0; i < argc; i++) argv[i] = undefined
+    busy = false
   }
-  const kind = u32[RESULT]
-  if (kind === NUMBER) return f64[(RESULT >>> 1) + 2]
-  if (kind === BOOL) return f64[(RESULT >>> 1) + 2] !== 0
-  return undefined
 }
 
-// A trap inside the C (libsodium's abort(), out of stack): drop the references this call holds,
-// start a new instance, and report it as an Error.
-function trapped (index, argc, ng, err) {
-  for (let i = 0; i < argc; i++) argv[i] = undefined
-  for (let r = 0; r < ng; r++) { gBuffer[r] = null; gBytes[r] = null }
+// An *_async function's result: the work ran during the call (there is no thread pool here).
+function settled (code) {
+  if (code === 0) return Promise.resolve(undefined)
+  if (code === 1 || code === 2) return Promise.resolve(code === 2)
+  return Promise.reject(refused(cString((ERROR + 1) << 2)))
+}
+
+// A trap inside the C (libsodium's abort(), out of stack): start a new instance and report it as
+// an Error (invoke's finally drops the references this call holds).
+function trapped (index, err) {
   outView.fill(null)
   instantiate()
   throw new Error(`natrium.wasm: ${names[index]} trapped (${err && err.message}); the module was restarted`)

@@ -14,35 +14,49 @@ function withCallback (promiseFn) {
   }
 }
 
-// On wasm there is no thread pool to hand the work to: the synchronous function runs and its
-// result is delivered as a Promise, so code written for the native backend keeps working.
-function settledAsync (syncFn) {
-  return (...args) => Promise.resolve(syncFn(...args))
-}
-
 // Guarded memory. Native: libsodium's sodium_malloc pages, marked `secure` as sodium-native does.
 // Wasm has no pages to guard or lock: sodium_malloc gives an ordinary buffer of its own (filled
 // like libsodium's, 0xdb) with `secure` false, the mprotect/mlock calls only check their
 // argument, and munlock still wipes. sodium_free detaches on both, and ignores what it did not
-// allocate, a second free included (sodium-native's behaviour).
-const fromWasmMalloc = new WeakSet()
+// allocate, a second free included (sodium-native's behaviour). Arguments are read through the
+// built-ins captured at load, with the checks and messages of the native C on both backends.
+const { isView, typedArrayName, typedArrayBuffer, dataViewBuffer, typedArrayByteLength, dataViewByteLength, emptyViewState, DETACHED, READABLE } = require('../intrinsics')
+
+const fromWasmMalloc = new WeakSet() // the buffers wasm's sodium_malloc returned
+const wasmRegions = new WeakSet() // and their ArrayBuffers
+const bufferOf = (x) => (typedArrayName(x) !== undefined ? typedArrayBuffer(x) : dataViewBuffer(x))
+const byteLengthOf = (x) => {
+  if (typedArrayName(x) !== undefined) return typedArrayByteLength(x)
+  try { return dataViewByteLength(x) } catch { return 0 }
+}
+const unreadable = (x) => byteLengthOf(x) === 0 && emptyViewState(x) !== READABLE
+
+// A TypedArray or DataView whose bytes can be read, or the native binding's TypeError.
+function viewArg (x, name) {
+  if (!isView(x)) throw new TypeError(`${name} must be a TypedArray`)
+  if (unreadable(x)) throw new TypeError(emptyViewState(x) === DETACHED ? `${name} is detached` : `${name} is out of bounds`)
+  return x
+}
+
+// sodium_free frees only the very buffer sodium_malloc returned (sodium-native keys this on its
+// `secure` flag; a WeakSet asks nothing of the argument itself).
+const fromNativeMalloc = new WeakSet()
 
 function nativeMemory (sodium, binding) {
   sodium.sodium_malloc = function sodium_malloc (size) {
     const buf = binding.sodium_malloc(size)
     buf.secure = true
+    fromNativeMalloc.add(buf)
     return buf
   }
   sodium.sodium_free = function sodium_free (buf) {
-    if (!buf || !buf.secure || buf.buffer.byteLength === 0) return
+    if (!fromNativeMalloc.has(buf) || unreadable(buf)) return // not ours, or freed already
+    fromNativeMalloc.delete(buf)
     binding.sodium_free(buf)
   }
 }
 
 function wasmMemory (sodium) {
-  const isView = (x, name) => {
-    if (!ArrayBuffer.isView(x)) throw new TypeError(`${name} must be a TypedArray`)
-  }
   sodium.sodium_malloc = function sodium_malloc (size) {
     if (typeof size !== 'number') throw new TypeError('size must be a number')
     if (!Number.isInteger(size) || size < 0 || size > 0xffffffff) {
@@ -50,48 +64,46 @@ function wasmMemory (sodium) {
     }
     const buf = Buffer.from(new ArrayBuffer(size)).fill(0xdb)
     buf.secure = false
-    fromWasmMalloc.add(buf.buffer)
+    fromWasmMalloc.add(buf)
+    wasmRegions.add(typedArrayBuffer(buf))
     return buf
   }
   sodium.sodium_free = function sodium_free (buf) {
-    if (!buf || !fromWasmMalloc.has(buf.buffer)) return
-    fromWasmMalloc.delete(buf.buffer)
-    structuredClone(buf.buffer, { transfer: [buf.buffer] }) // detaches every view on it
+    if (!fromWasmMalloc.has(buf) || unreadable(buf)) return
+    fromWasmMalloc.delete(buf)
+    const ab = typedArrayBuffer(buf)
+    wasmRegions.delete(ab)
+    structuredClone(ab, { transfer: [ab] }) // detaches every view on it
   }
   for (const [fname, message] of [['noaccess', 'failed to lock buffer'], ['readonly', 'failed to unlock buffer'],
     ['readwrite', 'failed to unlock buffer']]) {
     sodium[`sodium_mprotect_${fname}`] = function (ptr) {
-      isView(ptr, 'ptr')
-      if (!fromWasmMalloc.has(ptr.buffer)) throw new Error(message)
+      viewArg(ptr, 'ptr')
+      if (!wasmRegions.has(bufferOf(ptr))) throw new Error(message)
     }
   }
-  sodium.sodium_mlock = (addr) => isView(addr, 'addr')
-  sodium.sodium_munlock = (addr) => { isView(addr, 'addr'); sodium.sodium_memzero(addr) }
+  sodium.sodium_mlock = (addr) => { viewArg(addr, 'addr') }
+  sodium.sodium_munlock = (addr) => { sodium.sodium_memzero(viewArg(addr, 'addr')) }
 }
 
 module.exports = function sodiumNative ({ name, binding }) {
   const sodium = Object.assign({}, binding)
   Object.defineProperty(sodium, 'backend', { value: name, enumerable: false })
 
-  // The table's Promise-returning functions: the native binding has each of them, the wasm one has
-  // none. On native their names are those of the binding's *_async functions (a test checks that
-  // both lists agree), which spares reading the table (lib/symbols as data) at require: 2-3 ms.
-  const promised = name === 'native'
-    ? Object.keys(binding).filter((fname) => fname.endsWith('_async'))
-    : Object.entries(require('../symbols/table.json')).filter(([, entry]) => entry.returns === 'promise').map(([fname]) => fname)
-  for (const fname of promised) {
-    const raw = binding[fname] || settledAsync(binding[fname.replace(/_async$/, '')])
-    sodium[fname] = withCallback(raw)
+  // sodium-native's *_async functions: both backends have them (native: the work on libuv's
+  // thread pool on copies the job owns; wasm: the same C run at once, settled as a Promise).
+  for (const fname of Object.keys(binding)) {
+    if (fname.endsWith('_async') && typeof binding[fname] === 'function') sodium[fname] = withCallback(binding[fname])
   }
 
   if (name === 'native') nativeMemory(sodium, binding)
   else wasmMemory(sodium)
 
   sodium.crypto_generichash_batch = function crypto_generichash_batch (out, batch, key = null) {
-    if (!ArrayBuffer.isView(out)) throw new TypeError('out must be a TypedArray')
+    viewArg(out, 'out')
     if (!Array.isArray(batch)) throw new TypeError('batch must be an Array of TypedArrays')
     const state = new Uint8Array(sodium.crypto_generichash_STATEBYTES)
-    sodium.crypto_generichash_init(state, key, out.byteLength)
+    sodium.crypto_generichash_init(state, key, byteLengthOf(out))
     for (const buf of batch) sodium.crypto_generichash_update(state, buf)
     sodium.crypto_generichash_final(state, out)
   }

@@ -44,7 +44,7 @@ module.exports = function wrappers ({ name, binding }) {
     })
   }
   adapters(api, binding, io, built)
-  extras(api, binding, name === 'native', built)
+  extras(api, binding, built)
 
   // Code written for libsodium-wrappers awaits this; here everything is ready at require time.
   api.ready = Promise.resolve()

@@ -8,20 +8,20 @@ function aead (name) {
   const k = buf('k', fixed(`${p}_KEYBYTES`))
   return {
     [`${p}_encrypt`]: {
-      args: [out('c', plus('m', `${p}_ABYTES`)), buf('m'), opt('ad'), nul('nsec'), npub, k],
+      args: [out('c', plus('m', `${p}_ABYTES`), { inPlace: ['m'] }), buf('m'), opt('ad'), nul('nsec'), npub, k],
       returns: 'number'
     },
     [`${p}_decrypt`]: {
-      args: [out('m', minus('c', `${p}_ABYTES`)), nul('nsec'), buf('c', atLeast(`${p}_ABYTES`)), opt('ad'), npub, k],
+      args: [out('m', minus('c', `${p}_ABYTES`), { inPlace: ['c'] }), nul('nsec'), buf('c', atLeast(`${p}_ABYTES`)), opt('ad'), npub, k],
       returns: 'number',
       fails: 'could not verify data'
     },
     [`${p}_encrypt_detached`]: {
-      args: [out('c', same('m')), out('mac', fixed(`${p}_ABYTES`)), buf('m'), opt('ad'), nul('nsec'), npub, k],
+      args: [out('c', same('m'), { inPlace: ['m'] }), out('mac', fixed(`${p}_ABYTES`), { apart: ['c', 'm'] }), buf('m'), opt('ad'), nul('nsec'), npub, k],
       returns: 'number'
     },
     [`${p}_decrypt_detached`]: {
-      args: [out('m', same('c')), nul('nsec'), buf('c'), buf('mac', fixed(`${p}_ABYTES`)), opt('ad'), npub, k],
+      args: [out('m', same('c'), { inPlace: ['c'], apart: ['mac'] }), nul('nsec'), buf('c'), buf('mac', fixed(`${p}_ABYTES`)), opt('ad'), npub, k],
       returns: 'void',
       fails: 'could not verify data'
     },
@@ -46,20 +46,20 @@ module.exports = {
     returns: 'void'
   },
   crypto_aead_aes256gcm_encrypt_afternm: {
-    args: [out('c', plus('m', `${gcm}_ABYTES`)), buf('m'), opt('ad'), nul('nsec'), npub, ctx],
+    args: [out('c', plus('m', `${gcm}_ABYTES`), { inPlace: ['m'], apart: ['ctx'] }), buf('m'), opt('ad'), nul('nsec'), npub, ctx],
     returns: 'number'
   },
   crypto_aead_aes256gcm_decrypt_afternm: {
-    args: [out('m', minus('c', `${gcm}_ABYTES`)), nul('nsec'), buf('c', atLeast(`${gcm}_ABYTES`)), opt('ad'), npub, ctx],
+    args: [out('m', minus('c', `${gcm}_ABYTES`), { inPlace: ['c'], apart: ['ctx'] }), nul('nsec'), buf('c', atLeast(`${gcm}_ABYTES`)), opt('ad'), npub, ctx],
     returns: 'number',
     fails: 'could not verify data'
   },
   crypto_aead_aes256gcm_encrypt_detached_afternm: {
-    args: [out('c', same('m')), out('mac', fixed(`${gcm}_ABYTES`)), buf('m'), opt('ad'), nul('nsec'), npub, ctx],
+    args: [out('c', same('m'), { inPlace: ['m'], apart: ['ctx'] }), out('mac', fixed(`${gcm}_ABYTES`), { apart: ['c', 'm', 'ctx'] }), buf('m'), opt('ad'), nul('nsec'), npub, ctx],
     returns: 'number'
   },
   crypto_aead_aes256gcm_decrypt_detached_afternm: {
-    args: [out('m', same('c')), nul('nsec'), buf('c'), buf('mac', fixed(`${gcm}_ABYTES`)), opt('ad'), npub, ctx],
+    args: [out('m', same('c'), { inPlace: ['c'], apart: ['mac', 'ctx'] }), nul('nsec'), buf('c'), buf('mac', fixed(`${gcm}_ABYTES`)), opt('ad'), npub, ctx],
     returns: 'void',
     fails: 'could not verify data'
   }

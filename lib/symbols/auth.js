@@ -19,7 +19,7 @@ function stream (p, keyLen) {
   return {
     [`${p}_init`]: { args: [st, buf('key', keyLen)], returns: 'void' },
     [`${p}_update`]: { args: [st, buf('in')], returns: 'void' },
-    [`${p}_final`]: { args: [st, out('out', fixed(`${p}_BYTES`))], returns: 'void' }
+    [`${p}_final`]: { args: [st, out('out', fixed(`${p}_BYTES`), { apart: ['state'] })], returns: 'void' }
   }
 }
 

@@ -10,11 +10,11 @@ function keys (p) {
   const sk = buf('sk', fixed(`${p}_SECRETKEYBYTES`))
   return {
     [`${p}_keypair`]: {
-      args: [out('pk', fixed(`${p}_PUBLICKEYBYTES`)), out('sk', fixed(`${p}_SECRETKEYBYTES`))],
+      args: [out('pk', fixed(`${p}_PUBLICKEYBYTES`), { apart: ['sk'] }), out('sk', fixed(`${p}_SECRETKEYBYTES`))],
       returns: 'void'
     },
     [`${p}_seed_keypair`]: {
-      args: [out('pk', fixed(`${p}_PUBLICKEYBYTES`)), out('sk', fixed(`${p}_SECRETKEYBYTES`)), buf('seed', fixed(`${p}_SEEDBYTES`))],
+      args: [out('pk', fixed(`${p}_PUBLICKEYBYTES`), { apart: ['sk'] }), out('sk', fixed(`${p}_SECRETKEYBYTES`)), buf('seed', fixed(`${p}_SEEDBYTES`))],
       returns: 'void'
     },
     [`${p}_beforenm`]: {
@@ -30,7 +30,7 @@ function box (p) {
   const pk = buf('pk', fixed(`${p}_PUBLICKEYBYTES`))
   const sk = buf('sk', fixed(`${p}_SECRETKEYBYTES`))
   const k = buf('k', fixed(`${p}_BEFORENMBYTES`))
-  const mac = (kind) => kind('mac', fixed(`${p}_MACBYTES`))
+  const mac = (kind, rules) => kind('mac', fixed(`${p}_MACBYTES`), rules)
   return {
     ...keys(p),
     [`${p}_easy`]: {
@@ -43,7 +43,7 @@ function box (p) {
       returns: 'bool'
     },
     [`${p}_detached`]: {
-      args: [out('c', same('m')), mac(out), buf('m'), n, pk, sk],
+      args: [out('c', same('m')), mac(out, { apart: ['c'] }), buf('m'), n, pk, sk],
       returns: 'void',
       fails: `${p}_detached failed`
     },
@@ -60,7 +60,7 @@ function box (p) {
       returns: 'bool'
     },
     [`${p}_detached_afternm`]: {
-      args: [out('c', same('m')), mac(out), buf('m'), n, k],
+      args: [out('c', same('m')), mac(out, { apart: ['c'] }), buf('m'), n, k],
       returns: 'void'
     },
     [`${p}_open_detached_afternm`]: {
@@ -81,9 +81,9 @@ function box (p) {
 
 // Session keys: rx or tx may be null (not both).
 function session (side, peer) {
-  const key = (name) => optOut(name, fixed('crypto_kx_SESSIONKEYBYTES'))
+  const key = (name, rules) => optOut(name, fixed('crypto_kx_SESSIONKEYBYTES'), rules)
   return {
-    args: [key('rx'), key('tx'), buf(`${side}_pk`, fixed('crypto_kx_PUBLICKEYBYTES')),
+    args: [key('rx', { apart: ['tx'] }), key('tx'), buf(`${side}_pk`, fixed('crypto_kx_PUBLICKEYBYTES')),
       buf(`${side}_sk`, fixed('crypto_kx_SECRETKEYBYTES')), buf(`${peer}_pk`, fixed('crypto_kx_PUBLICKEYBYTES'))],
     returns: 'void',
     fails: `crypto_kx_${side}_session_keys failed`
@@ -95,11 +95,11 @@ module.exports = {
   ...box('crypto_box_curve25519xchacha20poly1305'),
   ...keys('crypto_box_curve25519xsalsa20poly1305'),
   crypto_kx_keypair: {
-    args: [out('pk', fixed('crypto_kx_PUBLICKEYBYTES')), out('sk', fixed('crypto_kx_SECRETKEYBYTES'))],
+    args: [out('pk', fixed('crypto_kx_PUBLICKEYBYTES'), { apart: ['sk'] }), out('sk', fixed('crypto_kx_SECRETKEYBYTES'))],
     returns: 'void'
   },
   crypto_kx_seed_keypair: {
-    args: [out('pk', fixed('crypto_kx_PUBLICKEYBYTES')), out('sk', fixed('crypto_kx_SECRETKEYBYTES')), buf('seed', fixed('crypto_kx_SEEDBYTES'))],
+    args: [out('pk', fixed('crypto_kx_PUBLICKEYBYTES'), { apart: ['sk'] }), out('sk', fixed('crypto_kx_SECRETKEYBYTES')), buf('seed', fixed('crypto_kx_SEEDBYTES'))],
     returns: 'void'
   },
   crypto_kx_client_session_keys: session('client', 'server'),

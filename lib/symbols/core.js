@@ -41,7 +41,7 @@ function keyed (c) {
 function scalarmult (s, K = s) {
   return {
     [s]: {
-      args: [out('q', fixed(`${K}_BYTES`)), buf('n', fixed(`${K}_SCALARBYTES`)), buf('p', fixed(`${K}_BYTES`))],
+      args: [out('q', fixed(`${K}_BYTES`), { inPlace: ['n'] }), buf('n', fixed(`${K}_SCALARBYTES`)), buf('p', fixed(`${K}_BYTES`))],
       returns: 'void',
       fails: `${s} failed`
     }
@@ -51,7 +51,7 @@ function scalarmult (s, K = s) {
 function scalarmultBase (s, K) {
   return {
     [s]: {
-      args: [out('q', fixed(`${K}_BYTES`)), buf('n', fixed(`${K}_SCALARBYTES`))],
+      args: [out('q', fixed(`${K}_BYTES`), { inPlace: ['n'] }), buf('n', fixed(`${K}_SCALARBYTES`))],
       returns: 'void',
       fails: `${s} failed`
     }
@@ -67,7 +67,7 @@ function keccak () {
   return {
     [`${p}_init`]: { args: [st], returns: 'void' },
     [`${p}_xor_bytes`]: { args: [st, buf('bytes', atMost(200)), offset], returns: 'void' },
-    [`${p}_extract_bytes`]: { args: [st, out('bytes', atMost(200)), offset], returns: 'void' },
+    [`${p}_extract_bytes`]: { args: [st, out('bytes', atMost(200), { apart: ['state'] }), offset], returns: 'void' },
     [`${p}_permute_24`]: { args: [st], returns: 'void' },
     [`${p}_permute_12`]: { args: [st], returns: 'void' }
   }
@@ -78,7 +78,7 @@ const ri = 'crypto_core_ristretto255'
 
 module.exports = {
   ...group(ed, {
-    [`${ed}_from_uniform`]: { args: [out('p', fixed(`${ed}_BYTES`)), buf('r', fixed(`${ed}_UNIFORMBYTES`))], returns: 'void' },
+    [`${ed}_from_uniform`]: { args: [out('p', fixed(`${ed}_BYTES`), { inPlace: ['r'] }), buf('r', fixed(`${ed}_UNIFORMBYTES`))], returns: 'void' },
     [`${ed}_from_hash`]: { args: [out('p', fixed(`${ed}_BYTES`)), buf('h', fixed(`${ed}_HASHBYTES`))], returns: 'void' }
   }),
   ...group(ri, {

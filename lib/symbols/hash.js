@@ -17,7 +17,7 @@ function generichashStream (p) {
     },
     [`${p}_update`]: { args: [st, buf('in')], returns: 'void', fails: INVALID_STATE },
     [`${p}_final`]: {
-      args: [st, out('out', between(1, `${p}_BYTES_MAX`))],
+      args: [st, out('out', between(1, `${p}_BYTES_MAX`), { apart: ['state'] })],
       returns: 'void',
       fails: INVALID_STATE
     }
@@ -27,12 +27,12 @@ function generichashStream (p) {
 // SHA-256, SHA-512, SHA3-256, SHA3-512: one-shot and streaming. A second SHA-3 final fails.
 function hash (p) {
   const st = state('state', `${p}_STATEBYTES`)
-  const digest = out('out', fixed(`${p}_BYTES`))
+  const digest = (rules) => out('out', fixed(`${p}_BYTES`), rules)
   return {
-    [p]: { args: [digest, buf('in')], returns: 'void' },
+    [p]: { args: [digest(), buf('in')], returns: 'void' },
     [`${p}_init`]: { args: [st], returns: 'void' },
     [`${p}_update`]: { args: [st, buf('in')], returns: 'void', fails: INVALID_STATE },
-    [`${p}_final`]: { args: [st, digest], returns: 'void', fails: INVALID_STATE }
+    [`${p}_final`]: { args: [st, digest({ apart: ['state'] })], returns: 'void', fails: INVALID_STATE }
   }
 }
 
@@ -47,7 +47,7 @@ function xof (p) {
       returns: 'void'
     },
     [`${p}_update`]: { args: [st, buf('in')], returns: 'void', fails: INVALID_STATE },
-    [`${p}_squeeze`]: { args: [st, out('out')], returns: 'void', fails: INVALID_STATE }
+    [`${p}_squeeze`]: { args: [st, out('out', undefined, { apart: ['state'] })], returns: 'void', fails: INVALID_STATE }
   }
 }
 

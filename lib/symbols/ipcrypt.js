@@ -5,17 +5,17 @@ const { out, buf, fixed, atLeast } = require('./kinds')
 const p = 'crypto_ipcrypt'
 const keygen = (K) => ({ args: [out('k', fixed(`${p}_${K}`))], returns: 'void' })
 const block = (BYTES, K) => ({
-  args: [out('out', fixed(`${p}_${BYTES}`)), buf('in', fixed(`${p}_${BYTES}`)), buf('k', fixed(`${p}_${K}`))],
+  args: [out('out', fixed(`${p}_${BYTES}`), { inPlace: ['in'] }), buf('in', fixed(`${p}_${BYTES}`)), buf('k', fixed(`${p}_${K}`))],
   returns: 'void'
 })
 const tweaked = (X) => ({
   encrypt: {
-    args: [out('out', fixed(`${p}_${X}_OUTPUTBYTES`)), buf('in', fixed(`${p}_${X}_INPUTBYTES`)),
+    args: [out('out', fixed(`${p}_${X}_OUTPUTBYTES`), { apart: ['in', 't'] }), buf('in', fixed(`${p}_${X}_INPUTBYTES`)),
       buf('t', fixed(`${p}_${X}_TWEAKBYTES`)), buf('k', fixed(`${p}_${X}_KEYBYTES`))],
     returns: 'void'
   },
   decrypt: {
-    args: [out('out', fixed(`${p}_${X}_INPUTBYTES`)), buf('in', fixed(`${p}_${X}_OUTPUTBYTES`)),
+    args: [out('out', fixed(`${p}_${X}_INPUTBYTES`), { apart: ['in'] }), buf('in', fixed(`${p}_${X}_OUTPUTBYTES`)),
       buf('k', fixed(`${p}_${X}_KEYBYTES`))],
     returns: 'void'
   }
@@ -38,6 +38,6 @@ module.exports = {
   crypto_ipcrypt_pfx_decrypt: block('PFX_BYTES', 'PFX_KEYBYTES'),
   // ip is the address as ASCII text (libsodium stops at a NUL); bin2ip returns the text's length
   // and needs room for the longest text, a full IPv6 address (39 bytes).
-  sodium_ip2bin: { args: [out('bin', fixed(`${p}_BYTES`)), buf('ip')], returns: 'void', fails: 'invalid IP address' },
+  sodium_ip2bin: { args: [out('bin', fixed(`${p}_BYTES`), { apart: ['ip'] }), buf('ip')], returns: 'void', fails: 'invalid IP address' },
   sodium_bin2ip: { args: [out('ip', atLeast(39)), buf('bin', fixed(`${p}_BYTES`))], returns: 'number' }
 }

@@ -21,16 +21,16 @@ function derive (p) {
 }
 
 function hkdf (p) {
-  const prk = (kind) => kind('prk', fixed(`${p}_KEYBYTES`))
+  const prk = (kind, rules) => kind('prk', fixed(`${p}_KEYBYTES`), rules)
   const st = state('state', `${p}_STATEBYTES`)
   return {
     [`${p}_extract`]: { args: [prk(out), opt('salt'), buf('ikm')], returns: 'void' },
     // out's length is the output length; out must not overlap ctx or prk
-    [`${p}_expand`]: { args: [out('out', atMost(`${p}_BYTES_MAX`)), opt('ctx'), prk(buf)], returns: 'void' },
+    [`${p}_expand`]: { args: [out('out', atMost(`${p}_BYTES_MAX`), { apart: ['ctx', 'prk'] }), opt('ctx'), prk(buf)], returns: 'void' },
     [`${p}_keygen`]: { args: [prk(out)], returns: 'void' },
     [`${p}_extract_init`]: { args: [st, opt('salt')], returns: 'void' },
     [`${p}_extract_update`]: { args: [st, buf('ikm')], returns: 'void' },
-    [`${p}_extract_final`]: { args: [st, prk(out)], returns: 'void' }
+    [`${p}_extract_final`]: { args: [st, prk(out, { apart: ['state'] })], returns: 'void' }
   }
 }
 
@@ -48,7 +48,7 @@ function pbkdf2 (hash) {
   ]
   return {
     [p]: { args, returns: 'void' },
-    [`${p}_async`]: { args, returns: 'promise', native: true }
+    [`${p}_async`]: { args, returns: 'promise' }
   }
 }
 

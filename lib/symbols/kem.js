@@ -4,21 +4,24 @@
 const { out, buf, fixed } = require('./kinds')
 
 function kem (p, encSeedBytes) {
-  const pk = (make) => make('pk', fixed(`${p}_PUBLICKEYBYTES`))
-  const sk = (make) => make('sk', fixed(`${p}_SECRETKEYBYTES`))
-  const ct = (make) => make('ct', fixed(`${p}_CIPHERTEXTBYTES`))
-  const ss = out('ss', fixed(`${p}_SHAREDSECRETBYTES`))
+  const pk = (make, rules) => make('pk', fixed(`${p}_PUBLICKEYBYTES`), rules)
+  const sk = (make, rules) => make('sk', fixed(`${p}_SECRETKEYBYTES`), rules)
+  const ct = (make, rules) => make('ct', fixed(`${p}_CIPHERTEXTBYTES`), rules)
+  const ss = (rules) => out('ss', fixed(`${p}_SHAREDSECRETBYTES`), rules)
   const entries = {
-    [`${p}_keypair`]: { args: [pk(out), sk(out)], returns: 'void' },
-    [`${p}_seed_keypair`]: { args: [pk(out), sk(out), buf('seed', fixed(`${p}_SEEDBYTES`))], returns: 'void' },
+    [`${p}_keypair`]: { args: [pk(out, { apart: ['sk'] }), sk(out)], returns: 'void' },
+    [`${p}_seed_keypair`]: {
+      args: [pk(out, { apart: ['sk', 'seed'] }), sk(out, { apart: ['seed'] }), buf('seed', fixed(`${p}_SEEDBYTES`))],
+      returns: 'void'
+    },
     // refused: an ML-KEM key with unreduced coefficients, an X25519 share of low order
-    [`${p}_enc`]: { args: [ct(out), ss, pk(buf)], returns: 'void', fails: `${p}_enc failed` },
+    [`${p}_enc`]: { args: [ct(out, { apart: ['ss', 'pk'] }), ss({ apart: ['pk'] }), pk(buf)], returns: 'void', fails: `${p}_enc failed` },
     // a forged ciphertext is not refused: implicit rejection gives a pseudorandom ss
-    [`${p}_dec`]: { args: [ss, ct(buf), sk(buf)], returns: 'void', fails: `${p}_dec failed` }
+    [`${p}_dec`]: { args: [ss({ apart: ['ct', 'sk'] }), ct(buf), sk(buf)], returns: 'void', fails: `${p}_dec failed` }
   }
   if (encSeedBytes) {
     entries[`${p}_enc_deterministic`] = {
-      args: [ct(out), ss, pk(buf), buf('seed', fixed(encSeedBytes))],
+      args: [ct(out, { apart: ['ss', 'pk', 'seed'] }), ss({ apart: ['pk', 'seed'] }), pk(buf), buf('seed', fixed(encSeedBytes))],
       returns: 'void',
       fails: `${p}_enc_deterministic failed`
     }

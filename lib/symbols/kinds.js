@@ -15,6 +15,12 @@
 //   fails    the Error message thrown when libsodium refuses (e.g. 'could not verify data')
 //   native   true when only the native backend has it (the surfaces give wasm a JS fallback)
 //
+// Overlap rules, on the argument the C names first ("c must not overlap m", a RangeError):
+//   apart: [names]    shares no byte with any of them (NO_ALIAS in C)
+//   inPlace: [names]  starts where each of them starts, or shares no byte with it (NO_OVERLAP):
+//                     libsodium works in place but not on a partial overlap
+// Outputs written while a state is updated are apart from the state (STATE_APART in C).
+//
 // Length rules name constants, never embed code:
 //   fixed(C)        exactly C bytes                   C: constant name or number
 //   plus(a, C)      a's length + C                    minus(a, C): a's length - C

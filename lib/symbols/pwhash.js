@@ -1,6 +1,6 @@
 'use strict'
 // crypto_pwhash_*: Argon2 (crypto_pwhash, _argon2i, _argon2id) and scrypt (src/pwhash.c), with
-// sodium-native's checks. The _async functions are native only and return a Promise.
+// sodium-native's checks. The _async functions return a Promise (native: the work runs on libuv's thread pool).
 const { out, buf, num, fixed, atLeast } = require('./kinds')
 
 const limits = (p) => [
@@ -10,13 +10,13 @@ const limits = (p) => [
 // out is also at most <p>_BYTES_MAX (4 GiB - 1 and 128 GiB - 32 bytes), which C checks; the
 // table leaves the upper bound out because the contract test cannot allocate a buffer past it.
 const hashArgs = (p, alg) => [
-  out('out', atLeast(`${p}_BYTES_MIN`)),
+  out('out', atLeast(`${p}_BYTES_MIN`), { apart: ['passwd', 'salt'] }),
   buf('passwd'),
   buf('salt', fixed(`${p}_SALTBYTES`)),
   ...limits(p),
   ...(alg ? [num('alg', alg)] : [])
 ]
-const strOut = (p) => out('out', fixed(`${p}_STRBYTES`))
+const strOut = (p) => out('out', fixed(`${p}_STRBYTES`), { apart: ['passwd'] })
 const str = (p) => buf('str', fixed(`${p}_STRBYTES`))
 // sodium-native refuses an empty passwd in some of these (see src/pwhash.c)
 const passwd = (nonEmpty) => nonEmpty ? buf('passwd', atLeast(1)) : buf('passwd')
@@ -47,7 +47,7 @@ module.exports = {
   // libsodium refuses N not a power of 2 above 1 or past 2^32, r or p of 0, r * p >= 2^30
   [`${scrypt}_ll`]: {
     args: [
-      out('buf'), buf('passwd'), buf('salt'),
+      out('buf', undefined, { apart: ['passwd', 'salt'] }), buf('passwd'), buf('salt'),
       withExample(num('N', [0, Number.MAX_SAFE_INTEGER]), 16),
       withExample(num('r', [0, 0xffffffff]), 1),
       withExample(num('p', [0, 0xffffffff]), 1)
@@ -57,29 +57,27 @@ module.exports = {
   },
 
   crypto_pwhash_async: {
-    args: hashArgs('crypto_pwhash', ARGON2), returns: 'promise', native: true, fails: 'crypto_pwhash_async failed'
+    args: hashArgs('crypto_pwhash', ARGON2), returns: 'promise', fails: 'crypto_pwhash_async failed'
   },
   crypto_pwhash_str_async: {
     args: [strOut('crypto_pwhash'), passwd(true), ...limits('crypto_pwhash')],
     returns: 'promise',
-    native: true,
     fails: 'crypto_pwhash_str_async failed'
   },
   // resolves to a boolean
   crypto_pwhash_str_verify_async: {
-    args: [str('crypto_pwhash'), passwd(true)], returns: 'promise', native: true
+    args: [str('crypto_pwhash'), passwd(true)], returns: 'promise'
   },
   [`${scrypt}_async`]: {
     args: hashArgs(scrypt).map((a) => a.name === 'passwd' ? passwd(true) : a),
     returns: 'promise',
-    native: true,
     fails: `${scrypt}_async failed`
   },
   [`${scrypt}_str_async`]: {
-    args: [strOut(scrypt), passwd(true), ...limits(scrypt)], returns: 'promise', native: true, fails: `${scrypt}_str_async failed`
+    args: [strOut(scrypt), passwd(true), ...limits(scrypt)], returns: 'promise', fails: `${scrypt}_str_async failed`
   },
   // resolves to a boolean
   [`${scrypt}_str_verify_async`]: {
-    args: [str(scrypt), passwd(true)], returns: 'promise', native: true
+    args: [str(scrypt), passwd(true)], returns: 'promise'
   }
 }

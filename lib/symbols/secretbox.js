@@ -6,15 +6,15 @@ const { out, buf, opt, num, state, fixed, plus, minus, same, atLeast } = require
 function secretbox (p) {
   const n = buf('n', fixed(`${p}_NONCEBYTES`))
   const k = buf('k', fixed(`${p}_KEYBYTES`))
-  const mac = (kind) => kind('mac', fixed(`${p}_MACBYTES`))
+  const mac = (kind, rules) => kind('mac', fixed(`${p}_MACBYTES`), rules)
   return {
     [`${p}_easy`]: { args: [out('c', plus('m', `${p}_MACBYTES`)), buf('m'), n, k], returns: 'void' },
     [`${p}_open_easy`]: {
       args: [out('m', minus('c', `${p}_MACBYTES`)), buf('c', atLeast(`${p}_MACBYTES`)), n, k],
       returns: 'bool'
     },
-    [`${p}_detached`]: { args: [out('c', same('m')), mac(out), buf('m'), n, k], returns: 'void' },
-    [`${p}_open_detached`]: { args: [out('m', same('c')), buf('c'), mac(buf), n, k], returns: 'bool' }
+    [`${p}_detached`]: { args: [out('c', same('m')), mac(out, { apart: ['c', 'm'] }), buf('m'), n, k], returns: 'void' },
+    [`${p}_open_detached`]: { args: [out('m', same('c'), { apart: ['mac'] }), buf('c'), mac(buf), n, k], returns: 'bool' }
   }
 }
 
@@ -23,15 +23,15 @@ function nacl (p) {
   const n = buf('n', fixed(`${p}_NONCEBYTES`))
   const k = buf('k', fixed(`${p}_KEYBYTES`))
   return {
-    [p]: { args: [out('c', same('m')), buf('m', atLeast(`${p}_ZEROBYTES`)), n, k], returns: 'void' },
-    [`${p}_open`]: { args: [out('m', same('c')), buf('c', atLeast(`${p}_ZEROBYTES`)), n, k], returns: 'bool' },
+    [p]: { args: [out('c', same('m'), { inPlace: ['m'] }), buf('m', atLeast(`${p}_ZEROBYTES`)), n, k], returns: 'void' },
+    [`${p}_open`]: { args: [out('m', same('c'), { inPlace: ['c'] }), buf('c', atLeast(`${p}_ZEROBYTES`)), n, k], returns: 'bool' },
     [`${p}_keygen`]: { args: [out('k', fixed(`${p}_KEYBYTES`))], returns: 'void' }
   }
 }
 
 const ss = 'crypto_secretstream_xchacha20poly1305'
 const ssState = state('state', `${ss}_STATEBYTES`)
-const header = (kind) => kind('header', fixed(`${ss}_HEADERBYTES`))
+const header = (kind, rules) => kind('header', fixed(`${ss}_HEADERBYTES`), rules)
 const ssKey = buf('k', fixed(`${ss}_KEYBYTES`))
 
 module.exports = {
@@ -41,16 +41,17 @@ module.exports = {
   ...secretbox('crypto_secretbox_xchacha20poly1305'),
 
   [`${ss}_keygen`]: { args: [out('k', fixed(`${ss}_KEYBYTES`))], returns: 'void' },
-  [`${ss}_init_push`]: { args: [ssState, header(out), ssKey], returns: 'void' },
+  [`${ss}_init_push`]: { args: [ssState, header(out, { apart: ['state'] }), ssKey], returns: 'void' },
   [`${ss}_init_pull`]: { args: [ssState, header(buf), ssKey], returns: 'void' },
   // m is also limited to MESSAGEBYTES_MAX (256 GiB), which the table does not spell
   [`${ss}_push`]: {
-    args: [ssState, out('c', plus('m', `${ss}_ABYTES`)), buf('m'), opt('ad'), num('tag', [0, 255])],
+    args: [ssState, out('c', plus('m', `${ss}_ABYTES`), { apart: ['m', 'state'] }), buf('m'), opt('ad'), num('tag', [0, 255])],
     returns: 'number',
     fails: 'push failed'
   },
   [`${ss}_pull`]: {
-    args: [ssState, out('m', minus('c', `${ss}_ABYTES`)), out('tag', fixed(1)), buf('c', atLeast(`${ss}_ABYTES`)), opt('ad')],
+    args: [ssState, out('m', minus('c', `${ss}_ABYTES`), { apart: ['c', 'state'] }), out('tag', fixed(1), { apart: ['m', 'c', 'state'] }),
+      buf('c', atLeast(`${ss}_ABYTES`)), opt('ad')],
     returns: 'number',
     fails: 'pull failed'
   },

@@ -5,21 +5,21 @@ const { out, buf, opt, state, fixed, plus, minus, atLeast, between } = require('
 
 // crypto_sign_* and crypto_sign_ed25519_* share one shape (sodium-native's for the former).
 function sign (p) {
-  const pk = () => out('pk', fixed(`${p}_PUBLICKEYBYTES`))
+  const pk = (apart) => out('pk', fixed(`${p}_PUBLICKEYBYTES`), { apart })
   const sk = fixed(`${p}_SECRETKEYBYTES`)
   return {
-    [`${p}_keypair`]: { args: [pk(), out('sk', sk)], returns: 'void' },
+    [`${p}_keypair`]: { args: [pk(['sk']), out('sk', sk)], returns: 'void' },
     [`${p}_seed_keypair`]: {
-      args: [pk(), out('sk', sk), buf('seed', fixed(`${p}_SEEDBYTES`))],
+      args: [pk(['sk', 'seed']), out('sk', sk, { apart: ['seed'] }), buf('seed', fixed(`${p}_SEEDBYTES`))],
       returns: 'void'
     },
-    [p]: { args: [out('sm', plus('m', `${p}_BYTES`)), buf('m'), buf('sk', sk)], returns: 'void' },
+    [p]: { args: [out('sm', plus('m', `${p}_BYTES`), { apart: ['sk'] }), buf('m'), buf('sk', sk)], returns: 'void' },
     [`${p}_open`]: {
       args: [out('m', minus('sm', `${p}_BYTES`)), buf('sm', atLeast(`${p}_BYTES`)), buf('pk', fixed(`${p}_PUBLICKEYBYTES`))],
       returns: 'bool'
     },
     [`${p}_detached`]: {
-      args: [out('sig', fixed(`${p}_BYTES`)), buf('m'), buf('sk', sk)],
+      args: [out('sig', fixed(`${p}_BYTES`), { apart: ['m'] }), buf('m'), buf('sk', sk)],
       returns: 'void'
     },
     // a longer sig is accepted, as in sodium-native, but answered false (sodium-native checked its head)
@@ -37,7 +37,7 @@ function prehashed (p, statebytes) {
     [`${p}_init`]: { args: [st], returns: 'void' },
     [`${p}_update`]: { args: [st, buf('m')], returns: 'void' },
     [`${p}_final_create`]: {
-      args: [st, out('sig', fixed('crypto_sign_BYTES')), buf('sk', fixed('crypto_sign_SECRETKEYBYTES'))],
+      args: [st, out('sig', fixed('crypto_sign_BYTES'), { apart: ['state'] }), buf('sk', fixed('crypto_sign_SECRETKEYBYTES'))],
       returns: 'void'
     },
     [`${p}_final_verify`]: {
@@ -74,7 +74,7 @@ module.exports = {
   ...prehashed('crypto_sign', 'crypto_sign_STATEBYTES'),
   ...prehashed('crypto_sign_ed25519ph', 'crypto_sign_ed25519ph_STATEBYTES'),
 
-  extension_tweak_ed25519_base: { args: [out('n', TS), out('p', T), buf('ns')], returns: 'void' },
+  extension_tweak_ed25519_base: { args: [out('n', TS, { apart: ['p'] }), out('p', T), buf('ns')], returns: 'void' },
   extension_tweak_ed25519_sk_to_scalar: { args: [out('n', TS), buf('sk', SK)], returns: 'void' },
   extension_tweak_ed25519_scalar: { args: [out('scalarOut', TS), buf('scalar', TS), buf('ns')], returns: 'void' },
   extension_tweak_ed25519_pk: {
@@ -83,7 +83,7 @@ module.exports = {
     fails: 'failed to tweak public key'
   },
   extension_tweak_ed25519_keypair: {
-    args: [out('pk', T), out('scalarOut', TS), buf('scalarIn', TS), buf('ns')],
+    args: [out('pk', T, { apart: ['scalarOut'] }), out('scalarOut', TS), buf('scalarIn', TS), buf('ns')],
     returns: 'void'
   },
   extension_tweak_ed25519_scalar_add: { args: [out('scalarOut', TS), buf('scalar', TS), buf('n', TS)], returns: 'void' },
@@ -93,7 +93,7 @@ module.exports = {
     fails: 'failed to add tweak to public key'
   },
   extension_tweak_ed25519_keypair_add: {
-    args: [out('pk', T), out('scalarOut', TS), buf('scalarIn', TS), buf('tweak', TS)],
+    args: [out('pk', T, { apart: ['scalarOut'] }), out('scalarOut', TS), buf('scalarIn', TS), buf('tweak', TS)],
     returns: 'void',
     fails: 'failed to add tweak to keypair'
   },

@@ -13,18 +13,18 @@ function stream (p, { ic, stateful } = {}) {
     // c (keystream) and m (xor) are also limited to MESSAGEBYTES_MAX, which binds only for
     // chacha20_ietf (256 GiB) and which the table does not spell
     [p]: { args: [out('c'), n, k], returns: 'void' },
-    [`${p}_xor`]: { args: [out('c', same('m')), buf('m'), n, k], returns: 'void' },
+    [`${p}_xor`]: { args: [out('c', same('m'), { inPlace: ['m'] }), buf('m'), n, k], returns: 'void' },
     [`${p}_keygen`]: { args: [out('k', fixed(`${p}_KEYBYTES`))], returns: 'void' }
   }
   if (ic) {
     // chacha20_ietf: ic + ceil(m.length / 64) must also stay within 2^32 blocks
-    entries[`${p}_xor_ic`] = { args: [out('c', same('m')), buf('m'), n, num('ic', [0, ic]), k], returns: 'void' }
+    entries[`${p}_xor_ic`] = { args: [out('c', same('m'), { inPlace: ['m'] }), buf('m'), n, num('ic', [0, ic]), k], returns: 'void' }
   }
   if (stateful) {
     const s = state('state', stateful)
     const fns = {
       xor_init: { args: [s, n, k], returns: 'void' },
-      xor_update: { args: [s, out('c', same('m')), buf('m')], returns: 'void', fails: 'state is not initialized' },
+      xor_update: { args: [s, out('c', same('m'), { inPlace: ['m'], apart: ['state'] }), buf('m')], returns: 'void', fails: 'state is not initialized' },
       xor_final: { args: [s], returns: 'void' }
     }
     for (const [name, entry] of Object.entries(fns)) {

@@ -53,12 +53,12 @@ module.exports = {
 
   // The encoders write no trailing NUL. The decoders return the number of bytes written and need
   // every input byte to be a digit or in `ignore` (and bin long enough).
-  sodium_bin2hex: { args: [out('hex', twice('bin')), buf('bin')], returns: 'void' },
-  sodium_hex2bin: { args: [out('bin'), buf('hex'), opt('ignore')], returns: 'number', fails: 'invalid input' },
+  sodium_bin2hex: { args: [out('hex', twice('bin'), { apart: ['bin'] }), buf('bin')], returns: 'void' },
+  sodium_hex2bin: { args: [out('bin', undefined, { apart: ['hex'] }), buf('hex'), opt('ignore')], returns: 'number', fails: 'invalid input' },
   sodium_base64_encoded_len: { args: [num('bin_len', [0, 3221225468]), variant], returns: 'number' },
-  sodium_bin2base64: { args: [out('b64', base64('bin', 'variant')), buf('bin'), variant], returns: 'void' },
+  sodium_bin2base64: { args: [out('b64', base64('bin', 'variant'), { apart: ['bin'] }), buf('bin'), variant], returns: 'void' },
   sodium_base642bin: {
-    args: [out('bin'), buf('b64'), opt('ignore'), variant],
+    args: [out('bin', undefined, { apart: ['b64'] }), buf('b64'), opt('ignore'), variant],
     returns: 'number',
     fails: 'invalid input'
   },

@@ -3,25 +3,32 @@
 // helpers (codecs, comparisons, padding), functions that take or return strings, and the few
 // places where its conditions differ from the raw layer's.
 const { Buffer } = require('buffer')
-const { formatCode, encode, encodeAs, bytesOf, numberOf, describe, inputTypeError, lengthError, FORMATS } = require('./io')
+const { formatCode, encode, encodeAs, bytesOf, lengthOf, readable, isRefusal, numberOf, describe, inputTypeError, lengthError, FORMATS } = require('./io')
+const { isUint8Array, typedArrayBuffer, typedArrayByteOffset, u8Set, u8Fill, U8 } = require('../../intrinsics')
 
 const BASE64_VARIANTS = Object.freeze({ ORIGINAL: 1, ORIGINAL_NO_PADDING: 3, URLSAFE: 5, URLSAFE_NO_PADDING: 7 })
 const textEncoder = new TextEncoder()
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
 const U64_MAX = (1n << 64n) - 1n
-const HEX_DIGIT = new Uint8Array(256)
+const HEX_DIGIT = new U8(256)
 for (const c of '0123456789abcdefABCDEF') HEX_DIGIT[c.charCodeAt(0)] = 1
 
-function sameLengthUint8Arrays (a, b, what) {
-  if (!(a instanceof Uint8Array) || !(b instanceof Uint8Array)) {
+// The common length of two Uint8Arrays (read from their internal slots, not `length`).
+function sameLengthUint8Arrays (a, b, what, [nameA, nameB] = ['b1', 'b2']) {
+  if (!isUint8Array(a) || !isUint8Array(b)) {
     throw new TypeError(`${what}: both arguments must be Uint8Arrays, got ${describe(a)} and ${describe(b)}`)
   }
-  if (a.length !== b.length) throw new TypeError(`${what}: both arguments must have the same length (got ${a.length} and ${b.length})`)
+  readable(a, nameA)
+  readable(b, nameB)
+  const n = lengthOf(a)
+  if (n !== lengthOf(b)) throw new TypeError(`${what}: both arguments must have the same length (got ${n} and ${lengthOf(b)})`)
+  return n
 }
 
+// The length of a Uint8Array argument.
 function uint8Array (x, name) {
-  if (!(x instanceof Uint8Array)) throw new TypeError(`${name} must be a Uint8Array, got ${describe(x)}`)
-  return x
+  if (!isUint8Array(x)) throw new TypeError(`${name} must be a Uint8Array, got ${describe(x)}`)
+  return lengthOf(readable(x, name))
 }
 
 function base64Variant (variant) {
@@ -38,8 +45,8 @@ function hashString (s, size) {
   if (typeof s !== 'string') throw new TypeError(`hashed_password must be a string, got ${describe(s)}`)
   const bytes = Buffer.from(s, 'utf8')
   if (bytes.length >= size) return null
-  const buf = new Uint8Array(size)
-  buf.set(bytes)
+  const buf = new U8(size)
+  u8Set(buf, bytes)
   return buf
 }
 
@@ -53,7 +60,7 @@ module.exports = function adapters (api, binding, io, built) {
   api.from_hex = function from_hex (input) {
     if (input === null || input === undefined) throw inputTypeError('input', input)
     const hex = io.input(input, 2, 'input')
-    const bin = io.target(hex.length >>> 1, 0)
+    const bin = io.target(lengthOf(hex) >>> 1, 0)
     let n
     try {
       n = binding.sodium_hex2bin(bin, hex, null)
@@ -61,10 +68,11 @@ module.exports = function adapters (api, binding, io, built) {
       // libsodium stops at the first non-digit: an odd number of digits before it is invalid,
       // an even number leaves the input incomplete (libsodium-wrappers' two messages)
       let i = 0
-      while (i < hex.length && HEX_DIGIT[hex[i]] === 1) i++
-      throw new Error(i % 2 === 1 || i === hex.length ? 'invalid input' : 'incomplete input', { cause: err })
+      const n = lengthOf(hex)
+      while (i < n && HEX_DIGIT[hex[i]] === 1) i++
+      throw new Error(i % 2 === 1 || i === n ? 'invalid input' : 'incomplete input', { cause: err })
     }
-    return n === bin.length ? io.take(bin) : bin.slice(0, n)
+    return n === lengthOf(bin) ? io.take(bin) : bin.slice(0, n)
   }
 
   api.to_base64 = function to_base64 (input, variant) {
@@ -82,14 +90,14 @@ module.exports = function adapters (api, binding, io, built) {
     variant = base64Variant(variant)
     if (input === null || input === undefined) throw inputTypeError('input', input)
     const b64 = io.input(input, 2, 'input')
-    const bin = io.target(Math.floor(b64.length * 3 / 4), 0)
+    const bin = io.target(Math.floor(lengthOf(b64) * 3 / 4), 0)
     let n
     try {
       n = binding.sodium_base642bin(bin, b64, null, variant)
     } catch (err) {
       throw new Error('invalid input', { cause: err })
     }
-    return n === bin.length ? io.take(bin) : bin.slice(0, n)
+    return n === lengthOf(bin) ? io.take(bin) : bin.slice(0, n)
   }
 
   api.from_string = function from_string (str) {
@@ -102,18 +110,18 @@ module.exports = function adapters (api, binding, io, built) {
 
   // --- comparisons and arithmetic (constant time in the bytes' values, as in libsodium-wrappers) ---
   api.memcmp = function memcmp (b1, b2) {
-    sameLengthUint8Arrays(b1, b2, 'memcmp')
+    const n = sameLengthUint8Arrays(b1, b2, 'memcmp')
     let d = 0
-    for (let i = 0; i < b1.length; i++) d |= b1[i] ^ b2[i]
+    for (let i = 0; i < n; i++) d |= b1[i] ^ b2[i]
     return d === 0
   }
 
   // -1, 0 or 1 comparing b1 and b2 as little-endian numbers
   api.compare = function compare (b1, b2) {
-    sameLengthUint8Arrays(b1, b2, 'compare')
+    const n = sameLengthUint8Arrays(b1, b2, 'compare')
     let gt = 0
     let eq = 1
-    for (let i = b1.length; i-- > 0;) {
+    for (let i = n; i-- > 0;) {
       gt |= ((b2[i] - b1[i]) >> 8) & eq
       eq &= ((b2[i] ^ b1[i]) - 1) >> 8
     }
@@ -121,9 +129,9 @@ module.exports = function adapters (api, binding, io, built) {
   }
 
   api.increment = function increment (bytes) {
-    uint8Array(bytes, 'bytes')
+    const n = uint8Array(bytes, 'bytes')
     let c = 1
-    for (let i = 0; i < bytes.length; i++) {
+    for (let i = 0; i < n; i++) {
       c += bytes[i]
       bytes[i] = c & 0xff
       c >>= 8
@@ -131,9 +139,9 @@ module.exports = function adapters (api, binding, io, built) {
   }
 
   api.add = function add (a, b) {
-    sameLengthUint8Arrays(a, b, 'add')
+    const n = sameLengthUint8Arrays(a, b, 'add', ['a', 'b'])
     let c = 0
-    for (let i = 0; i < a.length; i++) {
+    for (let i = 0; i < n; i++) {
       c += a[i] + b[i]
       a[i] = c & 0xff
       c >>= 8
@@ -141,25 +149,26 @@ module.exports = function adapters (api, binding, io, built) {
   }
 
   api.is_zero = function is_zero (bytes) {
-    uint8Array(bytes, 'bytes')
+    const n = uint8Array(bytes, 'bytes')
     let d = 0
-    for (let i = 0; i < bytes.length; i++) d |= bytes[i]
+    for (let i = 0; i < n; i++) d |= bytes[i]
     return d === 0
   }
 
   api.memzero = function memzero (bytes) {
-    uint8Array(bytes, 'bytes').fill(0)
+    uint8Array(bytes, 'bytes')
+    u8Fill(bytes, 0)
   }
 
   // ISO/IEC 7816-4 padding through libsodium's sodium_pad/sodium_unpad. blocksize is coerced to
   // an integer as libsodium-wrappers does (`blocksize | 0`).
   api.pad = function pad (buf, blocksize) {
-    uint8Array(buf, 'buf')
+    const n = uint8Array(buf, 'buf')
     blocksize |= 0
     if (blocksize <= 0) throw new Error(`blocksize must be > 0 (got ${blocksize})`)
-    const out = io.target(buf.length - (buf.length % blocksize) + blocksize, 0)
-    out.set(buf)
-    binding.sodium_pad(out, buf.length, blocksize)
+    const out = io.target(n - (n % blocksize) + blocksize, 0)
+    u8Set(out, buf)
+    binding.sodium_pad(out, n, blocksize)
     return io.take(out)
   }
 
@@ -170,13 +179,13 @@ module.exports = function adapters (api, binding, io, built) {
     const v = io.input(buf, 2, 'buf')
     let n
     try {
-      n = binding.sodium_unpad(v, v.length, blocksize)
+      n = binding.sodium_unpad(v, lengthOf(v), blocksize)
     } catch (err) {
-      if (err.constructor === Error) throw new Error('unsupported/invalid padding', { cause: err })
+      if (isRefusal(err)) throw new Error('unsupported/invalid padding', { cause: err })
       throw err
     }
-    const out = new Uint8Array(n) // a copy, never a view (Buffer#slice would give one)
-    out.set(buf.subarray(0, n))
+    const out = new U8(n) // a copy, never a view (Buffer#slice would give one)
+    u8Set(out, new U8(typedArrayBuffer(buf), typedArrayByteOffset(buf), n))
     return out
   }
 
@@ -201,7 +210,7 @@ module.exports = function adapters (api, binding, io, built) {
         try {
           return verify(str, pw)
         } catch (err) {
-          if (err.constructor === Error) return false
+          if (isRefusal(err)) return false
           throw err
         }
       }
@@ -210,7 +219,7 @@ module.exports = function adapters (api, binding, io, built) {
       [`${p}_str_needs_rehash`] (hashedPassword, opsLimit, memLimit, outputFormat) {
         formatCode(outputFormat)
         // a string too long to be libsodium's is invalid: the zero buffer answers true
-        return built(needsRehash)(hashString(hashedPassword, size) || new Uint8Array(size), opsLimit, memLimit)
+        return built(needsRehash)(hashString(hashedPassword, size) || new U8(size), opsLimit, memLimit)
       }
     }[`${p}_str_needs_rehash`]
   }
@@ -232,13 +241,13 @@ module.exports = function adapters (api, binding, io, built) {
     if (ctxBytes.length !== kdfContextBytes) throw lengthError('ctx', `crypto_kdf_CONTEXTBYTES (${kdfContextBytes})`, ctxBytes.length)
     if (key === null || key === undefined) throw inputTypeError('key', key)
     const k = bytesOf(key, 'key')
-    if (k.length !== binding.crypto_kdf_KEYBYTES) throw lengthError('key', `crypto_kdf_KEYBYTES (${binding.crypto_kdf_KEYBYTES})`, k.length)
+    if (lengthOf(k) !== binding.crypto_kdf_KEYBYTES) throw lengthError('key', `crypto_kdf_KEYBYTES (${binding.crypto_kdf_KEYBYTES})`, lengthOf(k))
     // libsodium's crypto_kdf_blake2b_derive_from_key: BLAKE2b keyed with key, salt = the id as
     // 64-bit little endian then zeros, personal = ctx then zeros. Written out so ids beyond
     // 2^53 (a BigInt) stay exact; the raw crypto_kdf_derive_from_key takes a double.
-    const salt = new Uint8Array(16)
+    const salt = new U8(16)
     new DataView(salt.buffer).setBigUint64(0, id, true)
-    const personal = new Uint8Array(16)
+    const personal = new U8(16)
     personal.set(ctxBytes)
     return built('crypto_generichash_blake2b_salt_personal')(subkeyLen, k, salt, personal, FORMATS[code])
   }

@@ -3,7 +3,8 @@
 // function's non-output arguments become the caller's parameters (in order, or bound by name),
 // its outputs are allocated from the table's length rules and returned, formatted as asked.
 // Closures over precomputed plans, no code generation.
-const { formatCode, numberOf, inputTypeError, lengthError, StateAddress, UINT8ARRAY, SLOTS } = require('./io')
+const { formatCode, numberOf, inputTypeError, lengthError, lengthOf, isRefusal, StateAddress, UINT8ARRAY, SLOTS } = require('./io')
+const { isUint8Array, U8 } = require('../../intrinsics')
 
 const IN = 0 // bytes: Uint8Array or string
 const OPT = 1 // bytes or null/undefined
@@ -14,13 +15,7 @@ const OUTLEN = 5 // the length of an output
 
 const U32_MAX = 0xffffffff
 
-function stateOf (x, kind, name) {
-  if (!(x instanceof StateAddress) || x.name !== kind) {
-    throw new TypeError(`${name} must be a ${kind} state (from ${kind}_init), got ${x === null ? 'null' : typeof x}`)
-  }
-  if (x.finalized) throw new Error(`${name}: this ${kind} state was finalized; start a new one with ${kind}_init`)
-  return x.bytes
-}
+const stateOf = StateAddress.bytes
 
 function constant (binding, c, where) {
   const v = typeof c === 'number' ? c : binding[c]
@@ -117,7 +112,7 @@ function compile (name, def, binding) {
       }
     } else if (a.kind === 'buf' || a.kind === 'opt') {
       p.kind = a.kind === 'buf' && !(def.empty && def.empty.includes(pname)) ? IN : OPT
-      if (a.kind === 'buf' && p.kind === OPT) p.empty = new Uint8Array(0)
+      if (a.kind === 'buf' && p.kind === OPT) p.empty = new U8(0)
       const override = def.len && def.len[pname]
       p.rule = inputRule(binding, override !== undefined ? override : a.len, where)
       if (p.rule !== null) {
@@ -257,7 +252,7 @@ function build (name, def, binding, io) {
     let state = null
     if (isInit) {
       state = new StateAddress(stateKind, stateBytes)
-      call[stateAt] = state.bytes
+      call[stateAt] = StateAddress.raw(state)
     } else if (isFinal) {
       state = given[0]
     }
@@ -268,7 +263,7 @@ function build (name, def, binding, io) {
         if (o.param >= 0) {
           n = given[o.param]
         } else {
-          const from = call[params[o.of].at].length
+          const from = lengthOf(call[params[o.of].at])
           n = from + o.plus
           if (n < 0) throw lengthError(params[o.of].name, `at least ${-o.plus}`, from)
         }
@@ -281,7 +276,7 @@ function build (name, def, binding, io) {
     } catch (err) {
       clear()
       // a libsodium refusal gets libsodium-wrappers' message; argument errors pass through
-      if (err.constructor !== Error) throw err
+      if (!isRefusal(err)) throw err
       if (refusable) return refusedValue
       throw new Error(fail, { cause: err })
     }
@@ -289,7 +284,7 @@ function build (name, def, binding, io) {
       clear()
       throw new Error(fail)
     }
-    if (isFinal) state.finalized = true
+    if (isFinal) StateAddress.finalize(state)
     if (single) {
       const t = call[outputs[0].at]
       clear()
@@ -309,7 +304,7 @@ function convert (io, p, x, call) {
   const kind = p.kind
   if (kind === IN || (kind === OPT && x !== null && x !== undefined)) {
     const v = io.input(x, p.slot, p.name)
-    const n = v.length
+    const n = lengthOf(v)
     if (n < p.min || (p.max >= 0 && n > p.max)) throw lengthMismatch(p, n)
     call[p.at] = v
   } else if (kind === OPT) {
@@ -322,7 +317,7 @@ function convert (io, p, x, call) {
 function convertOther (p, x, call) {
   switch (p.kind) {
     case IGNORED:
-      if (x !== null && x !== undefined && !(x instanceof Uint8Array) && typeof x !== 'string') throw inputTypeError(p.name, x)
+      if (x !== null && x !== undefined && !isUint8Array(x) && typeof x !== 'string') throw inputTypeError(p.name, x)
       return
     case NUM:
       call[p.at] = numberOf(x, p.name, p.range.lo, p.range.hi)
@@ -342,7 +337,7 @@ function convertOther (p, x, call) {
 function value (io, p, x) {
   if (p.kind === IN || (p.kind === OPT && x !== null && x !== undefined)) {
     const v = io.input(x, p.slot, p.name)
-    const n = v.length
+    const n = lengthOf(v)
     if (n < p.min || (p.max >= 0 && n > p.max)) throw lengthMismatch(p, n)
     return v
   }
@@ -353,7 +348,7 @@ function valueOther (p, x) {
   const kind = p.kind
   if (kind === OPT) return p.empty
   if (kind === IGNORED) {
-    if (x !== null && x !== undefined && !(x instanceof Uint8Array) && typeof x !== 'string') throw inputTypeError(p.name, x)
+    if (x !== null && x !== undefined && !isUint8Array(x) && typeof x !== 'string') throw inputTypeError(p.name, x)
     return null
   }
   if (kind === NUM) return numberOf(x, p.name, p.range.lo, p.range.hi)
@@ -364,13 +359,13 @@ function valueOther (p, x) {
 // a ciphertext shorter than its tag).
 function size (c, src) {
   if (c.outSize >= 0) return c.outSize
-  const n = src.length + c.outPlus
-  if (n < 0) throw lengthError(c.ofName, `at least ${-c.outPlus}`, src.length)
+  const n = lengthOf(src) + c.outPlus
+  if (n < 0) throw lengthError(c.ofName, `at least ${-c.outPlus}`, lengthOf(src))
   return n
 }
 
 function refuse (c, err) {
-  if (err.constructor !== Error) throw err
+  if (!isRefusal(err)) throw err
   if (c.refusable) return c.refusedValue
   throw new Error(c.fail, { cause: err })
 }

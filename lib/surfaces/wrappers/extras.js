@@ -2,16 +2,17 @@
 // What natrium adds to libsodium-wrappers' API beyond the table-built additions (AES-256-GCM,
 // HKDF): PBKDF2-HMAC-SHA-256/512, and Promise-returning *_async variants of the slow functions,
 // which run on libuv's thread pool with the native backend and in the calling thread (resolving
-// afterwards) with the wasm backend.
+// afterwards) with the wasm backend: the backends' own *_async functions.
 //
 // Async work never touches the scratch views the synchronous functions share: its inputs are
 // copied (so the caller may reuse them at once) and its outputs are allocated per call.
 const { Buffer } = require('buffer')
-const { formatCode, bytesOf, numberOf, inputTypeError, UINT8ARRAY, encode } = require('./io')
+const { formatCode, bytesOf, numberOf, inputTypeError, isRefusal, UINT8ARRAY, encode } = require('./io')
+const { U8 } = require('../../intrinsics')
 
 function bytesArg (x, name) {
   if (x === null || x === undefined) throw inputTypeError(name, x)
-  return new Uint8Array(bytesOf(x, name)) // a private copy
+  return new U8(bytesOf(x, name)) // a private copy
 }
 
 function formatted (out, code) {
@@ -32,16 +33,14 @@ function settle (fn) {
   }
 }
 
-module.exports = function extras (api, binding, isNative, built) {
+module.exports = function extras (api, binding, built) {
   const raw = (name) => {
     const fn = binding[name]
     if (typeof fn !== 'function') throw new Error(`main API: the backend lacks ${name}`)
     return fn
   }
-  // The native backend's _async function, or the synchronous one behind a Promise.
-  const runner = (name) => isNative && typeof binding[`${name}_async`] === 'function'
-    ? binding[`${name}_async`]
-    : (...args) => Promise.resolve(raw(name)(...args))
+  // The backend's _async function (native: on libuv's thread pool; wasm: run at once).
+  const runner = (name) => raw(`${name}_async`)
 
   // --- PBKDF2-HMAC-SHA-256/512 ---------------------------------------------------------------------
   for (const hash of ['sha256', 'sha512']) {
@@ -56,7 +55,7 @@ module.exports = function extras (api, binding, isNative, built) {
       const pw = bytesArg(password, 'password')
       const s = bytesArg(salt, 'salt')
       numberOf(iterations, 'iterations', minIter, Number.MAX_SAFE_INTEGER)
-      return { code, args: [new Uint8Array(new ArrayBuffer(keyLength)), pw, s, iterations, keyLength] }
+      return { code, args: [new U8(new ArrayBuffer(keyLength)), pw, s, iterations, keyLength] }
     }
     api[`crypto_pbkdf2_hmac_${hash}`] = {
       [`crypto_pbkdf2_hmac_${hash}`] (keyLength, password, salt, iterations, outputFormat) {
@@ -92,7 +91,7 @@ module.exports = function extras (api, binding, isNative, built) {
         const pw = bytesArg(password, 'password')
         const s = bytesArg(salt, 'salt')
         limits(opsLimit, memLimit)
-        const out = new Uint8Array(new ArrayBuffer(keyLength))
+        const out = new U8(new ArrayBuffer(keyLength))
         const args = [out, pw, s, opsLimit, memLimit]
         if (withAlg) args.push(numberOf(algorithm, 'algorithm', 0, 0xffffffff))
         return run(...args).then(() => formatted(out, code))
@@ -115,7 +114,7 @@ module.exports = function extras (api, binding, isNative, built) {
         if (pw.length === 0) return sync.str(pw, opsLimit, memLimit)
         numberOf(opsLimit, 'opsLimit', binding[`${p}_OPSLIMIT_MIN`], binding[`${p}_OPSLIMIT_MAX`])
         numberOf(memLimit, 'memLimit', binding[`${p}_MEMLIMIT_MIN`], binding[`${p}_MEMLIMIT_MAX`])
-        const out = new Uint8Array(new ArrayBuffer(size))
+        const out = new U8(new ArrayBuffer(size))
         return strRun(out, pw, opsLimit, memLimit).then(() => cString(out))
       })
     }
@@ -126,10 +125,10 @@ module.exports = function extras (api, binding, isNative, built) {
         const pw = bytesArg(password, 'password')
         const bytes = Buffer.from(hashedPassword, 'utf8')
         if (pw.length === 0 || bytes.length >= size) return sync.verify(hashedPassword, pw)
-        const str = new Uint8Array(new ArrayBuffer(size))
+        const str = new U8(new ArrayBuffer(size))
         str.set(bytes)
         return verifyRun(str, pw).catch((err) => {
-          if (err.constructor === Error) return false
+          if (isRefusal(err)) return false
           throw err
         })
       })

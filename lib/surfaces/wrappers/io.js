@@ -15,7 +15,14 @@
 //
 // The wasm backend copies arguments into linear memory in JS, where the on-heap question never
 // arises: results are plain new Uint8Array(n) and inputs are passed as they are.
+// Inputs are recognised and measured through built-ins captured at load (lib/intrinsics.js): no
+// getter, Proxy trap or patched prototype method of the caller's runs during a call, so no other
+// call can start in the middle of one and find the scratch views half filled.
 const { Buffer } = require('buffer')
+const {
+  isUint8Array, typedArrayName, typedArrayBuffer, typedArrayByteOffset, typedArrayByteLength, isView,
+  emptyViewState, DETACHED, OUT_OF_BOUNDS, u8Set, u8Fill, U8
+} = require('../../intrinsics')
 
 const SMALL = 64 // V8's typed_array_max_size_in_heap
 const SLOTS = 12 // scratch areas: enough for the outputs and inputs of any one call
@@ -27,11 +34,14 @@ const BASE64 = 3
 
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
 
+// What a bad argument is, from its type and internal slots only (never its own properties).
 function describe (x) {
   if (x === null) return 'null'
   if (x === undefined) return 'undefined'
-  if (typeof x === 'object') return x.constructor ? `a ${x.constructor.name}` : 'an object'
-  return `a ${typeof x}`
+  if (typeof x !== 'object') return `a ${typeof x}`
+  const name = typedArrayName(x)
+  if (name !== undefined) return `a ${name}`
+  return isView(x) ? 'a DataView' : 'an object'
 }
 
 // libsodium-wrappers checks the output format before anything else: a falsy value means
@@ -51,11 +61,11 @@ function formatCode (format) {
 const encodeScratch = Buffer.allocUnsafeSlow(SMALL)
 
 function encodeAs (bytes, encoding) {
-  const n = bytes.length
-  if (n > SMALL) return Buffer.from(bytes.buffer, bytes.byteOffset, n).toString(encoding)
-  encodeScratch.set(bytes)
+  const n = typedArrayByteLength(bytes)
+  if (n > SMALL) return Buffer.from(typedArrayBuffer(bytes), typedArrayByteOffset(bytes), n).toString(encoding)
+  u8Set(encodeScratch, bytes)
   const s = encodeScratch.toString(encoding, 0, n)
-  encodeScratch.fill(0, 0, n)
+  u8Fill(encodeScratch, 0, 0, n)
   return s
 }
 
@@ -67,6 +77,11 @@ function encode (bytes, code) {
   return utf8Decoder.decode(bytes)
 }
 
+// libsodium refused (a failed verification, an invalid point, ...): the backends mark those
+// errors with this code (src/nat.h NAT_REFUSED_CODE); anything else is an argument error or
+// natrium's own failure, and passes through as it is.
+const isRefusal = (err) => err instanceof Error && err.code === 'ERR_NATRIUM_REFUSED'
+
 function inputTypeError (name, x) {
   return new TypeError(`${name} must be a Uint8Array or a string, got ${describe(x)}`)
 }
@@ -75,13 +90,27 @@ function lengthError (name, rule, n) {
   return new TypeError(`${name} must be ${rule} bytes long (got ${n})`)
 }
 
+// A Uint8Array argument whose bytes cannot be read: its ArrayBuffer was detached, or it lies
+// outside a resizable ArrayBuffer that shrank (JavaScript reads both as empty).
+function readable (x, name) {
+  if (typedArrayByteLength(x) === 0) {
+    const state = emptyViewState(x)
+    if (state === DETACHED) throw new TypeError(`${name} is detached`)
+    if (state === OUT_OF_BOUNDS) throw new TypeError(`${name} is out of bounds`)
+  }
+  return x
+}
+
 // The input conversions every backend shares: Uint8Array (Buffer included) as is, strings as
 // UTF-8, anything else a TypeError naming the parameter.
 function bytesOf (x, name) {
-  if (x instanceof Uint8Array) return x
+  if (isUint8Array(x)) return readable(x, name)
   if (typeof x === 'string') return Buffer.from(x, 'utf8')
   throw inputTypeError(name, x)
 }
+
+// The length of a Uint8Array that bytesOf or a target gave (its own `length` may be a getter).
+const lengthOf = typedArrayByteLength
 
 // Numbers: libsodium-wrappers takes non-negative integers only (and, in wasm, below 2^31);
 // natrium takes any integer in the range libsodium accepts, up to 2^53.
@@ -92,13 +121,30 @@ function numberOf (x, name, lo, hi) {
 }
 
 // A streaming state: an opaque object standing for libsodium-wrappers' state address. It holds
-// the raw state bytes (off-heap, so native calls never move them) and which family it is for.
+// the raw state bytes (off-heap, so native calls never move them) and which family it is for, in
+// private fields: a look-alike object or a Proxy is refused without running any of its code.
 class StateAddress {
+  #name
+  #bytes
+  #finalized = false
   constructor (kind, size) {
-    this.name = kind.replace(/_STATEBYTES$/, '')
-    Object.defineProperty(this, 'bytes', { value: new Uint8Array(new ArrayBuffer(size)) })
-    Object.defineProperty(this, 'finalized', { value: false, writable: true })
+    this.#name = kind.replace(/_STATEBYTES$/, '')
+    this.#bytes = new U8(new ArrayBuffer(size))
   }
+
+  get name () { return this.#name }
+
+  // The state's bytes for a call of family `kind`, or a TypeError/Error naming the parameter.
+  static bytes (x, kind, name) {
+    if (typeof x !== 'object' || x === null || !(#bytes in x) || x.#name !== kind) {
+      throw new TypeError(`${name} must be a ${kind} state (from ${kind}_init), got ${describe(x)}`)
+    }
+    if (x.#finalized) throw new Error(`${name}: this ${kind} state was finalized; start a new one with ${kind}_init`)
+    return x.#bytes
+  }
+
+  static raw (x) { return x.#bytes }
+  static finalize (x) { x.#finalized = true }
 }
 
 // One scratch area per slot (a call uses distinct slots for its inputs and outputs), each with a
@@ -108,7 +154,7 @@ function scratchSlots (count) {
   for (let i = 0; i < count; i++) {
     const buffer = new ArrayBuffer(SMALL)
     const views = []
-    for (let n = 0; n <= SMALL; n++) views.push(new Uint8Array(buffer, 0, n))
+    for (let n = 0; n <= SMALL; n++) views.push(new U8(buffer, 0, n))
     slots.push(views)
   }
   return slots
@@ -122,23 +168,24 @@ function nativeIO () {
   return {
     // a buffer the raw function writes n bytes into
     target (n, slot) {
-      return n <= SMALL ? slots[slot][n] : new Uint8Array(n)
+      return n <= SMALL ? slots[slot][n] : new U8(n)
     },
     // the caller's result from a target: a copy of a scratch view, else the target itself
     take (t) {
-      return t.length <= SMALL ? new Uint8Array(t) : t
+      return t.length <= SMALL ? new U8(t) : t
     },
     takeAs (t, code) {
       return encode(t, code)
     },
     // input bytes the raw function can read without forcing V8 to move them on every call
     input (x, slot, name) {
-      if (x instanceof Uint8Array) {
-        const n = x.length
+      if (isUint8Array(x)) {
+        const n = typedArrayByteLength(x)
+        if (n === 0) return readable(x, name)
         if (n > SMALL || x === last[slot]) return x
         last[slot] = x
         const v = slots[slot][n]
-        v.set(x)
+        u8Set(v, x)
         return v
       }
       if (typeof x === 'string') return Buffer.from(x, 'utf8') // pooled, off-heap
@@ -149,7 +196,7 @@ function nativeIO () {
 
 function wasmIO () {
   return {
-    target: (n) => new Uint8Array(n),
+    target: (n) => new U8(n),
     take: (t) => t,
     takeAs: (t, code) => encode(t, code),
     input: (x, slot, name) => bytesOf(x, name)
@@ -168,8 +215,11 @@ module.exports = {
   encode,
   encodeAs,
   bytesOf,
+  lengthOf,
+  readable,
   numberOf,
   describe,
+  isRefusal,
   inputTypeError,
   lengthError,
   StateAddress,

@@ -7,6 +7,7 @@
 // takes a range), `len` says so; where it checks less (it reads past a short buffer, or ignores a
 // failure), natrium keeps the raw checks: see docs/api.md, "What differs".
 const { Buffer } = require('buffer')
+const { U8 } = require('../../intrinsics')
 
 const defs = {}
 const def = (name, params, opts = {}) => { defs[name] = Object.assign({ params }, opts) }
@@ -100,7 +101,7 @@ def('crypto_core_hsalsa20', 'input privateKey constant')
   def('crypto_generichash_final', 'state_address hash_length=out', { raw: `${b}_final`, final: true })
   def('crypto_generichash_keygen', '')
   // libsodium-wrappers' name for a keyed, salted, personalised hash of the empty message
-  def('crypto_generichash_blake2b_salt_personal', 'subkey_len=out key id ctx', { raw: `${b}_salt_personal`, set: { in: new Uint8Array(0) } })
+  def('crypto_generichash_blake2b_salt_personal', 'subkey_len=out key id ctx', { raw: `${b}_salt_personal`, set: { in: new U8(0) } })
 }
 
 // crypto_hash_*
