@@ -12,8 +12,9 @@
 # Each run enters the root in a private mount namespace with /proc, /dev and the clone bound at their
 # own paths (so Z:\ paths read the same inside and out; the working directory must be in the clone),
 # in a prefix set to Windows 10, which Node asks for. NATRIUM_WINE_BIND names more host folders to
-# bind the same way (colon-separated; scripts/test-windows.sh passes npm's, for the package test). Node under Wine cannot write to a pipe (Error:
-# open EBADF), so the program writes to files that are copied out when it ends.
+# bind the same way (colon-separated; scripts/test-windows.sh passes npm's, for the package test).
+# Node under Wine cannot write to a pipe (Error: open EBADF), so the program writes to files that
+# are copied out when it ends.
 set -euo pipefail
 cwd=$PWD
 cd "$(dirname "$0")/.."
@@ -43,7 +44,8 @@ setup() {
   inside sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wine64 >/dev/null' ||
     return 1
   # the prefix, reporting Windows 10; a runtime directory, which Wine 10 wants
-  inside sh -c 'mkdir -p -m 700 /run/user/0; export WINEPREFIX=/wine WINEDEBUG=-all XDG_RUNTIME_DIR=/run/user/0; /usr/lib/wine/wine64 wineboot -i >/dev/null 2>&1;
+  inside sh -c 'mkdir -p -m 700 /run/user/0; export WINEPREFIX=/wine WINEDEBUG=-all XDG_RUNTIME_DIR=/run/user/0
+    /usr/lib/wine/wine64 wineboot -i >/dev/null 2>&1
     /usr/lib/wine/wine64 reg add "HKCU\\Software\\Wine" /v Version /d win10 /f >/dev/null 2>&1; /usr/lib/wine/wineserver64 -w'
   touch "$sysroot/.complete"
 }
