@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 triplet=x86_64-w64-mingw32
 cc=${NATRIUM_MINGW_CC:-$triplet-gcc}
-for tool in "$cc" "$triplet-nm" "$triplet-dlltool" "$triplet-strip"; do
+for tool in "$cc" "$triplet-nm" "$triplet-dlltool"; do
   command -v "$tool" >/dev/null || { echo "build-mingw: $tool not found (Debian: gcc-mingw-w64-x86-64)" >&2; exit 1; }
 done
 
@@ -56,12 +56,13 @@ done
 } >"$out/node.def"
 "$triplet-dlltool" --def "$out/node.def" --dllname node.exe --output-delaylib "$out/libnode-delay.a"
 
-# --no-insert-timestamp: the same sources give the same bytes
-"$cc" -shared -o "$out/natrium.node" "${objects[@]}" "$sodium/lib/libsodium.a" "$out/libnode-delay.a" \
-  -static-libgcc -Wl,--gc-sections -Wl,--no-insert-timestamp -ladvapi32
-
+# --no-insert-timestamp: the same sources give the same bytes. Linked a second time with -s for the
+# package, as strip would write a new timestamp into the PE header.
+link=("$cc" -shared "${objects[@]}" "$sodium/lib/libsodium.a" "$out/libnode-delay.a"
+      -static-libgcc -Wl,--gc-sections -Wl,--no-insert-timestamp -ladvapi32)
+"${link[@]}" -o "$out/natrium.node"
 mkdir -p prebuilds/win32-x64
-"$triplet-strip" -o prebuilds/win32-x64/natrium.node "$out/natrium.node"
+"${link[@]}" -s -o prebuilds/win32-x64/natrium.node
 echo "build-mingw: prebuilds/win32-x64/natrium.node ($(wc -c <prebuilds/win32-x64/natrium.node) bytes," \
   "$(grep -c '^    ' "$out/node.def") Node-API imports)" >&2
 bash scripts/check-win32-imports.sh prebuilds/win32-x64/natrium.node

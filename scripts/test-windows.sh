@@ -34,11 +34,13 @@ for major in $majors; do
   log=$(mktemp)
   bash scripts/wine.sh "$exe" node_modules/mocha/bin/mocha.js --reporter test/reporter.js --timeout 120000 \
     'test/**/*.test.js' "$@" >"$log" 2>&1
-  line=$(tr -d '\r' <"$log" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n1)
-  [ -n "$line" ] || { tail -n 40 "$log" >&2; line="0 passed, 1 failed"; }
-  tr -d '\r' <"$log" | sed 's/\x1b\[[0-9;]*m//g' | grep -E '^\s+[0-9]+\) ' >&2 || true
-  skipped=$(tr -d '\r' <"$log" | sed 's/\x1b\[[0-9;]*m//g' | grep -cE '^\s+- ' || true)
-  rm -f "$log"
+  tr -d '\r' <"$log" | sed 's/\x1b\[[0-9;]*m//g' >"$log.txt"
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log.txt" | tail -n1)
+  [ -n "$line" ] || { tail -n 40 "$log.txt" >&2; line="0 passed, 1 failed"; }
+  # mocha's account of each failure, from its "N failing" line on
+  sed -n '/^  [0-9]* failing$/,$p' "$log.txt" | grep -vE '^[0-9]+ passed, [0-9]+ failed$' >&2 || true
+  skipped=$(grep -cE '^\s+- ' "$log.txt" || true)
+  rm -f "$log" "$log.txt"
   passed=$((passed + ${line%% passed*}))
   f=${line#*, }; failed=$((failed + ${f%% failed}))
   summary+=("Windows Node $version (Wine): $line, $skipped skipped ($((SECONDS - run_start)) s)")
