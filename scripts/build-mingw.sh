@@ -59,7 +59,7 @@ done
 # --no-insert-timestamp: the same sources give the same bytes. Linked a second time with -s for the
 # package, as strip would write a new timestamp into the PE header.
 link=("$cc" -shared "${objects[@]}" "$sodium/lib/libsodium.a" "$out/libnode-delay.a"
-      -static-libgcc -Wl,--gc-sections -Wl,--no-insert-timestamp -ladvapi32)
+      -static-libgcc "-Wl,--gc-sections" "-Wl,--no-insert-timestamp" -ladvapi32)
 "${link[@]}" -o "$out/natrium.node"
 mkdir -p prebuilds/win32-x64
 "${link[@]}" -s -o prebuilds/win32-x64/natrium.node
