@@ -9,8 +9,9 @@ prefix=$(dirname "$(dirname "$(command -v node)")")
 if [ -z "${npm_config_nodedir:-}" ] && [ -f "$prefix/include/node/node_api.h" ]; then
   export npm_config_nodedir="$prefix"
 fi
-# A prebuild for this platform would shadow the fresh build (the loader prefers prebuilds/): it is
-# stale now, so it goes; `npm run prebuild` makes a new one from the same sources.
-stale="prebuilds/$(node -p '`${process.platform}-${process.arch}`')"
-[ -d "$stale" ] && { echo "deps/build-addon: removing the stale $stale" >&2; rm -rf "$stale"; }
+# A prebuild that the loader would take here shadows the fresh build (it prefers prebuilds/): it is
+# stale now, so it goes; `npm run prebuild` makes a new one from the same sources. The other libc's
+# file in the same folder (a musl build beside glibc's) is not used here and stays.
+node -e 'const { nativeCandidates } = require("./lib/loader")
+  for (const f of nativeCandidates().slice(0, -1)) { console.error(`deps/build-addon: removing the stale ${f}`); require("fs").rmSync(f) }'
 exec npx --no-install node-gyp rebuild

@@ -4,6 +4,9 @@
 #           on Windows (Git Bash, msbuild on PATH) libsodium's own Visual Studio solution instead
 #   arm64   linux-arm64, cross-built with aarch64-linux-gnu-gcc
 #   asan    this machine, with clang's AddressSanitizer and UndefinedBehaviorSanitizer (test:asan)
+#   musl    linux-x64 for musl libc (Alpine), with Debian's musl-gcc
+#   arm64-musl  linux-arm64 for musl, aarch64-linux-gnu-gcc with Debian's arm64 musl (deps/musl-cross.sh)
+#   win32   win32-x64, cross-built on Linux with mingw-w64 (x86_64-w64-mingw32-gcc)
 #   wasm32  wasm32-wasi with clang, -O2 -msimd128 with auto-vectorisation, Argon2's SIMD128 fixed
 # Builds are cached outside the clone, keyed by version, target, flags, compiler and this script,
 # so fresh clones and CI reuse them and any change to the key rebuilds.
@@ -45,6 +48,33 @@ case "$target" in
     cc=${CC:-aarch64-linux-gnu-gcc}
     cflags="-O3 -fPIC -ffunction-sections -fdata-sections"
     configure_args+=(--with-pic --host=aarch64-linux-gnu) ;;
+  musl)
+    # musl-gcc is gcc with musl's headers and libraries instead of glibc's (a specs file); its
+    # programs run here (Debian's musl package has the loader), so configure is not cross-compiling
+    cc=${CC:-musl-gcc}
+    cflags="-O3 -fPIC -ffunction-sections -fdata-sections"
+    configure_args+=(--with-pic)
+    toolchain=$(sha256sum "$(dirname "$(grep -o '[^ "]*musl-gcc\.specs' "$(command -v "$cc")" 2>/dev/null)")/libc.a" 2>/dev/null || echo "musl libc.a not found") ;;
+  arm64-musl)
+    cc=${CC:-$(bash "$here/musl-cross.sh")}
+    cflags="-O3 -fPIC -ffunction-sections -fdata-sections"
+    configure_args+=(--with-pic --host=aarch64-linux-musl)
+    toolchain=$(sha256sum "$(dirname "$cc")/sysroot/usr/lib/aarch64-linux-musl/libc.a" 2>/dev/null || echo "musl libc.a not found") ;;
+  win32)
+    # configure finds every x86-64 intrinsics header for mingw, but its two ways to read XCR0 both
+    # fail there: _xgetbv() needs -mxsave with gcc (without it the always-inline intrinsic does
+    # not compile and HAVE__XGETBV stays unset), and the inline-asm way (HAVE_AVX_ASM) is refused
+    # on Windows because it also gates the SysV-only sandy2x assembly. runtime.c then never reads
+    # XCR0 and turns AVX, AVX2, AVX-512 and with them AES-256-GCM off. -mxsave only makes the
+    # xsave intrinsics usable; gcc never emits those instructions on its own.
+    # gcc cannot align the Windows x64 stack beyond 16 bytes (GCC bug 54412), so 32- and 64-byte
+    # vector moves there must be unaligned ones. Debian's mingw gcc already emits only those (its
+    # own patch); -muse-unaligned-vector-move (binutils 2.38+) makes the assembler ensure it for
+    # any mingw gcc, and test/build.test.js checks the DLL has no aligned ymm/zmm move at all.
+    cc=${NATRIUM_MINGW_CC:-x86_64-w64-mingw32-gcc}
+    cflags="-O3 -mxsave -ffunction-sections -fdata-sections -Wa,-muse-unaligned-vector-move"
+    configure_args+=(--host=x86_64-w64-mingw32)
+    toolchain=$(printf '#include <_mingw.h>\n__MINGW64_VERSION_STR\n' | $cc -E -P - 2>/dev/null | tail -n1) ;;
   wasm32)
     # $CC is the native compiler (node-gyp reads it too), so the wasm one has its own variable.
     cc="${NATRIUM_WASM_CC:-clang} --target=wasm32-wasi"
@@ -70,7 +100,7 @@ case "$target" in
     cflags="-O2 -msimd128 -ftls-model=local-exec -DHAVE_EXPLICIT_BZERO=1 -ffile-prefix-map=\$(abs_top_srcdir)=libsodium"
     # ED25519_NONDETERMINISTIC stays undefined: signatures must be RFC 8032's, as on native.
     configure_args+=(--host=wasm32-wasi --disable-pie --disable-ssp --without-pthreads) ;;
-  *) echo "deps/build: unknown target '$target' (native, asan, arm64, wasm32)" >&2; exit 2 ;;
+  *) echo "deps/build: unknown target '$target' (native, asan, arm64, musl, arm64-musl, win32, wasm32)" >&2; exit 2 ;;
 esac
 
 if [ "$cc" = msbuild ]; then ccver=$(msbuild -version -nologo | tail -n1)

@@ -72,21 +72,33 @@ function elfLibc (file) {
   }
 }
 
-// The prebuilds that may load here, best first, then the local build. prebuildify --tag-libc
-// names linux files natrium.glibc.node / natrium.musl.node; a file tagged for the other libc is
-// never a candidate, and a musl system takes no untagged linux file either (it could be glibc's).
-// libc is detected only when there are prebuilds to choose from: the process report takes 5-10 ms.
-function nativeCandidates ({ platform = process.platform, arch = process.arch, libc: c, dir = root } = {}) {
-  const prebuilds = path.join(dir, 'prebuilds', `${platform}-${arch}`)
+// Which of a package's prebuilds may load on a given platform, arch and libc, best first: a pure
+// function of its arguments (tests simulate every platform with it). files are the paths under
+// prebuilds/ ('linux-x64/natrium.musl.node', ...). prebuildify --tag-libc names linux files
+// natrium.glibc.node / natrium.musl.node; a file tagged for the other libc is never a candidate,
+// and a musl system takes no untagged linux file either (it could be glibc's).
+function selectPrebuilds (files, { platform, arch, libc: c = '' }) {
+  const folder = `${platform}-${arch}/`
   const list = []
+  for (const f of files.filter((f) => f.startsWith(folder) && f.endsWith('.node')).sort()) {
+    const tagged = /\.(glibc|musl)\./.exec(f)
+    if (c && tagged && tagged[1] !== c) continue
+    if (c === 'musl' && !tagged) continue
+    list.push(f)
+  }
+  return list
+}
+
+// The prebuilds that may load here, best first, then the local build. libc is detected only when
+// there are prebuilds for this platform to choose from.
+function nativeCandidates ({ platform = process.platform, arch = process.arch, libc: c, dir = root } = {}) {
+  const folder = `${platform}-${arch}`
+  const prebuilds = path.join(dir, 'prebuilds', folder)
+  let list = []
   if (fs.existsSync(prebuilds)) {
     if (c === undefined) c = libc()
-    for (const f of fs.readdirSync(prebuilds).filter((f) => f.endsWith('.node')).sort()) {
-      const tagged = /\.(glibc|musl)\./.exec(f)
-      if (c && tagged && tagged[1] !== c) continue
-      if (c === 'musl' && !tagged) continue
-      list.push(path.join(prebuilds, f))
-    }
+    const files = fs.readdirSync(prebuilds).map((f) => `${folder}/${f}`)
+    list = selectPrebuilds(files, { platform, arch, libc: c }).map((f) => path.join(dir, 'prebuilds', ...f.split('/')))
   }
   list.push(path.join(dir, 'build', 'Release', 'natrium.node'))
   return list
@@ -142,4 +154,4 @@ function load (name = process.env.NATRIUM_BACKEND || '') {
   return backend
 }
 
-module.exports = { load, libc, elfLibc, reportLibc, nativeCandidates, BACKENDS }
+module.exports = { load, libc, elfLibc, reportLibc, selectPrebuilds, nativeCandidates, BACKENDS }

