@@ -786,6 +786,25 @@ int nat_sha512(unsigned char out[64], const unsigned char *in, size_t inlen) {
   return nat_sha512_final(&state, out);
 }
 
+/* For libsodium's Ed25519 (deps/build.sh points its SHA-512 calls here). A message in memory is
+ * never longer than SIZE_MAX, so the lengths convert without loss. */
+int nat_sodium_sha512_init(crypto_hash_sha512_state *state) {
+  return nat_sha512_init(state);
+}
+
+int nat_sodium_sha512_update(crypto_hash_sha512_state *state, const unsigned char *in,
+                                  unsigned long long inlen) {
+  return nat_sha512_update(state, in, (size_t) inlen);
+}
+
+int nat_sodium_sha512_final(crypto_hash_sha512_state *state, unsigned char *out) {
+  return nat_sha512_final(state, out);
+}
+
+int nat_sodium_sha512(unsigned char *out, const unsigned char *in, unsigned long long inlen) {
+  return nat_sha512(out, in, (size_t) inlen);
+}
+
 /* HMAC (RFC 2104) as libsodium's auth_hmacsha256.c / auth_hmacsha512.c compute it: a key
  * longer than a block is hashed first; ictx absorbs key ^ ipad and octx key ^ opad; final
  * hashes the inner digest into octx (both hash finals leave their halves zeroed). */
