@@ -29,7 +29,10 @@
         "src/crypto/pbkdf2.c",
         "src/crypto/tweak.c",
         "src/crypto/xchacha20poly1305.c",
-        "src/crypto/sha2.c"
+        "src/crypto/sha2.c",
+        "src/crypto/keccak.c",
+        "src/crypto/keccak_portable.c",
+        "src/crypto/sha3.c"
       ],
       "include_dirs": ["<(libsodium_dir)/include", "src", "src/crypto"],
       "defines": ["SODIUM_STATIC"],

@@ -6,6 +6,7 @@
 #include "nat.h"
 #include "blake2b.h"
 #include "sha2.h"
+#include "sha3.h"
 
 /* BLAKE2b: on wasm32 our SIMD128 code (src/crypto/blake2b.c: libsodium runs its portable
  * compression there), natively libsodium's, whose AVX2 compression is the faster one. Both
@@ -165,8 +166,8 @@ NAT_GENERICHASH_STREAM(generichash)
 NAT_GENERICHASH_STREAM(generichash_blake2b)
 
 /* crypto_hash: SHA-512 one-shot, and SHA-256, SHA-512, SHA3-256, SHA3-512 with streaming.
- * NAT_HASH(prim, impl) binds crypto_<prim>* to impl*: libsodium's for SHA-3, our faster SHA-2
- * (src/crypto/sha2.c) for SHA-2, with libsodium's state layout and answers. SHA-3's final on a
+ * NAT_HASH(prim, impl) binds crypto_<prim>* to impl*: our faster SHA-2 and SHA-3
+ * (src/crypto/sha2.c, sha3.c), with libsodium's state layout and answers. SHA-3's final on a
  * finished state fails (libsodium still permutes the state and writes out; the state is kept as
  * libsodium left it, out is wiped). */
 static napi_value nat_crypto_hash(napi_env env, napi_callback_info info) {
@@ -216,8 +217,8 @@ static napi_value nat_crypto_hash(napi_env env, napi_callback_info info) {
 
 NAT_HASH(hash_sha256, nat_sha256)
 NAT_HASH(hash_sha512, nat_sha512)
-NAT_HASH(hash_sha3256, crypto_hash_sha3256)
-NAT_HASH(hash_sha3512, crypto_hash_sha3512)
+NAT_HASH(hash_sha3256, nat_sha3256)
+NAT_HASH(hash_sha3512, nat_sha3512)
 
 /* crypto_xof: the output length is out's length. Domain bytes span libsodium's unsigned char
  * except 0, which drops the padding's first 1 bit and makes M and M || 0x00 collide (RFC 9861
@@ -228,13 +229,13 @@ NAT_HASH(hash_sha3512, crypto_hash_sha3512)
   static napi_value nat_crypto_xof_##prim(napi_env env, napi_callback_info info) {        \
     ARGS(2);                                                                               \
     OUT(out, 0); BUF(in, 1);                                                               \
-    RETURN_OK(crypto_xof_##prim(out, out_len, in, in_len));                                \
+    RETURN_OK(nat_##prim(out, out_len, in, in_len));                                \
   }                                                                                        \
                                                                                            \
   static napi_value nat_crypto_xof_##prim##_init(napi_env env, napi_callback_info info) { \
     ARGS(1);                                                                               \
     STATE(state, 0, crypto_xof_##prim##_state);                                            \
-    int rc = crypto_xof_##prim##_init(&state);                                             \
+    int rc = nat_##prim##_init(&state);                                             \
     STATE_SAVE(state);                                                                     \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
@@ -244,7 +245,7 @@ NAT_HASH(hash_sha3512, crypto_hash_sha3512)
     ARGS(2);                                                                               \
     STATE(state, 0, crypto_xof_##prim##_state);                                            \
     U32(domain, 1, 1, 255);                                                                \
-    int rc = crypto_xof_##prim##_init_with_domain(&state, (unsigned char) domain);         \
+    int rc = nat_##prim##_init_with_domain(&state, (unsigned char) domain);         \
     STATE_SAVE(state);                                                                     \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
@@ -254,7 +255,7 @@ NAT_HASH(hash_sha3512, crypto_hash_sha3512)
     STATE(state, 0, crypto_xof_##prim##_state);                                            \
     BUF(in, 1);                                                                            \
     FAIL_IF(!nat_xof_ok(&state, crypto_xof_##prim##_BLOCKBYTES), "invalid state");         \
-    int rc = crypto_xof_##prim##_update(&state, in, in_len);                               \
+    int rc = nat_##prim##_update(&state, in, in_len);                               \
     STATE_SAVE(state);                                                                     \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
@@ -264,7 +265,7 @@ NAT_HASH(hash_sha3512, crypto_hash_sha3512)
     STATE(state, 0, crypto_xof_##prim##_state);                                            \
     OUT(out, 1);                                                                           \
     FAIL_IF(!nat_xof_ok(&state, crypto_xof_##prim##_BLOCKBYTES), "invalid state");         \
-    int rc = crypto_xof_##prim##_squeeze(&state, out, out_len);                            \
+    int rc = nat_##prim##_squeeze(&state, out, out_len);                            \
     STATE_SAVE(state);                                                                     \
     RETURN_OK(rc);                                                                         \
   }

@@ -1,0 +1,141 @@
+'use strict'
+// Issue 10's hash and signature bars, side by side in one process: natrium's main API
+// (require('natrium') on each backend, a new result per call) against node:crypto,
+// libsodium-wrappers-sumo 0.8.4 (libsodium.js, wasm) and sodium-native 5.1.0 (native libsodium,
+// its own API, output reused), round after round alternated, so a busy machine slows every
+// contender of a round alike. Reports the median ops/s and the median per-round ratio of each
+// natrium backend to the best other contender. Answers are compared before anything is timed.
+//   node bench/hash-bars.js [row-regex] [rounds] [ms]
+//   e.g. node bench/hash-bars.js 'sha3|shake' 9 100
+const crypto = require('crypto')
+const os = require('os')
+const path = require('path')
+const lsw = require('libsodium-wrappers-sumo')
+const SodiumNative = require('sodium-native')
+const { load } = require(path.join(__dirname, '..', 'lib', 'loader'))
+const wrappers = require(path.join(__dirname, '..', 'lib', 'surfaces', 'wrappers'))
+const { TAG, fill, sizeLabel, SIZES } = require('./inputs')
+
+const filter = new RegExp(process.argv[2] || '.', 'i')
+const rounds = Number(process.argv[3]) || 9
+const ms = Number(process.argv[4]) || 100
+const natrium = { native: wrappers(load('native')), wasm: wrappers(load('wasm')) }
+
+let sink = 0
+const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6 }
+function rate (fn, budget) {
+  let n = 0
+  const t0 = cpu()
+  let t
+  do {
+    const r = fn()
+    sink ^= r && r.length ? r[0] : 0
+    n++
+    t = cpu()
+  } while (t - t0 < budget / 1000)
+  return n / (t - t0)
+}
+const median = (v) => v.slice().sort((p, q) => p - q)[v.length >> 1]
+const hex = (b) => Buffer.from(b).toString('hex')
+
+// contenders: { name: fn }, the natrium ones named 'natrium native' / 'natrium wasm'
+function row (label, contenders) {
+  if (!filter.test(label)) return
+  const names = Object.keys(contenders)
+  const answers = names.map((k) => { const r = contenders[k](); return typeof r === 'boolean' ? String(r) : hex(r) })
+  for (let i = 1; i < names.length; i++) {
+    if (answers[i] !== answers[0]) throw new Error(`${label}: ${names[i]} answers differently from ${names[0]}`)
+  }
+  for (const k of names) rate(contenders[k], Math.min(ms, 50))
+  const ops = Object.fromEntries(names.map((k) => [k, []]))
+  const nat = names.filter((k) => k.startsWith('natrium'))
+  const peers = names.filter((k) => PEERS.includes(k))
+  const ratio = {}
+  for (let r = 0; r < rounds; r++) {
+    const round = {}
+    for (const k of names) ops[k].push(round[k] = rate(contenders[k], ms))
+    for (const a of nat) for (const b of peers) (ratio[`${a}/${b}`] = ratio[`${a}/${b}`] || []).push(round[a] / round[b])
+  }
+  const cell = (k) => (k in ops ? Math.round(median(ops[k])).toLocaleString('en') : '')
+  const x = (a, b) => (ratio[`${a}/${b}`] ? `${median(ratio[`${a}/${b}`]).toFixed(2)}x` : '')
+  console.log(`| ${label} | ${COLUMNS.map(cell).join(' | ')} | ${x('natrium native', 'node:crypto')} | ` +
+    `${x('natrium native', 'libsodium.js')} | ${x('natrium wasm', 'libsodium.js')} |`)
+}
+const PEERS = ['node:crypto', 'libsodium.js']
+const COLUMNS = ['natrium native', 'natrium wasm', 'node:crypto', 'libsodium.js', 'sodium-native']
+
+const nodeHash = (alg, m, opts) => () => crypto.createHash(alg, opts).update(m).digest()
+
+lsw.ready.then(() => {
+  let cpuName = os.cpus()[0].model
+  try {
+    const info = require('fs').readFileSync('/proc/cpuinfo', 'utf8')
+    const family = /^cpu family\s*:\s*(\d+)/m.exec(info)
+    const model = /^model\s*:\s*(\d+)/m.exec(info)
+    if (family && model) cpuName += ` (family ${family[1]}, model ${model[1]})`
+  } catch {}
+  console.log(`${cpuName}; Node ${process.version}; OpenSSL ${process.versions.openssl}; median of ${rounds} alternated rounds of ${ms} ms CPU; ratios are medians of per-round ratios`)
+  console.log(`| row | ${COLUMNS.join(' | ')} | native × node | native × libsodium.js | wasm × libsodium.js |`)
+  console.log(`|---|${COLUMNS.map(() => '---:').join('|')}|---:|---:|---:|`)
+  const seed = fill(TAG.SEED, 32)
+  const kp = natrium.native.crypto_sign_seed_keypair(seed)
+  const edKey = crypto.createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' })
+  const edPub = crypto.createPublicKey(edKey)
+  const snSk = Buffer.from(kp.privateKey)
+  const snPk = Buffer.from(kp.publicKey)
+  for (const size of SIZES) {
+    const m = fill(TAG.MSG, size)
+    const mb = Buffer.from(m)
+    const s = sizeLabel(size)
+    const out64 = Buffer.alloc(64)
+    const out32 = Buffer.alloc(32)
+    const both = (f) => ({ 'natrium native': () => f(natrium.native), 'natrium wasm': () => f(natrium.wasm) })
+    row(`blake2b-512 ${s}`, {
+      ...both((n) => n.crypto_generichash(64, m, null)),
+      'node:crypto': nodeHash('blake2b512', m),
+      'libsodium.js': () => lsw.crypto_generichash(64, m, null),
+      'sodium-native': () => { SodiumNative.crypto_generichash(out64, mb); return out64 }
+    })
+    row(`blake2b-256 ${s}`, {
+      ...both((n) => n.crypto_generichash(32, m, null)),
+      'libsodium.js': () => lsw.crypto_generichash(32, m, null),
+      'sodium-native': () => { SodiumNative.crypto_generichash(out32, mb); return out32 }
+    })
+    row(`sha512 ${s}`, {
+      ...both((n) => n.crypto_hash_sha512(m)),
+      'node:crypto': nodeHash('sha512', m),
+      'libsodium.js': () => lsw.crypto_hash_sha512(m),
+      'sodium-native': () => { SodiumNative.crypto_hash_sha512(out64, mb); return out64 }
+    })
+    row(`sha3-256 ${s}`, {
+      ...both((n) => n.crypto_hash_sha3256(m)),
+      'node:crypto': nodeHash('sha3-256', m)
+    })
+    row(`sha3-512 ${s}`, {
+      ...both((n) => n.crypto_hash_sha3512(m)),
+      'node:crypto': nodeHash('sha3-512', m)
+    })
+    row(`shake128 ${s}`, {
+      ...both((n) => n.crypto_xof_shake128(32, m)),
+      'node:crypto': nodeHash('shake128', m, { outputLength: 32 })
+    })
+    row(`shake256 ${s}`, {
+      ...both((n) => n.crypto_xof_shake256(64, m)),
+      'node:crypto': nodeHash('shake256', m, { outputLength: 64 })
+    })
+    row(`ed25519 sign ${s}`, {
+      ...both((n) => n.crypto_sign_detached(m, kp.privateKey)),
+      'node:crypto': () => crypto.sign(null, m, edKey),
+      'libsodium.js': () => lsw.crypto_sign_detached(m, kp.privateKey),
+      'sodium-native': () => { SodiumNative.crypto_sign_detached(out64, mb, snSk); return out64 }
+    })
+    const sig = natrium.native.crypto_sign_detached(m, kp.privateKey)
+    row(`ed25519 verify ${s}`, {
+      ...both((n) => n.crypto_sign_verify_detached(sig, m, kp.publicKey)),
+      'node:crypto': () => crypto.verify(null, m, edPub, sig),
+      'libsodium.js': () => lsw.crypto_sign_verify_detached(sig, m, kp.publicKey),
+      'sodium-native': () => SodiumNative.crypto_sign_verify_detached(Buffer.from(sig), mb, snPk)
+    })
+  }
+  if (sink === 0.5) console.log(sink)
+})
