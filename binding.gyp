@@ -32,7 +32,11 @@
         "src/crypto/sha2.c",
         "src/crypto/keccak.c",
         "src/crypto/keccak_portable.c",
-        "src/crypto/sha3.c"
+        "src/crypto/sha3.c",
+        "src/crypto/blake2b.c",
+        "src/crypto/blake2b_dispatch.c",
+        "src/crypto/blake2b_portable.c",
+        "src/crypto/blake2b_avx2.c"
       ],
       "include_dirs": ["<(libsodium_dir)/include", "src", "src/crypto"],
       "defines": ["SODIUM_STATIC"],

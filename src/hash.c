@@ -8,14 +8,9 @@
 #include "sha2.h"
 #include "sha3.h"
 
-/* BLAKE2b: on wasm32 our SIMD128 code (src/crypto/blake2b.c: libsodium runs its portable
- * compression there), natively libsodium's, whose AVX2 compression is the faster one. Both
- * leave libsodium's state layout, so the checks below hold for either. */
-#ifdef NAT_WASM
+/* BLAKE2b: our code (src/crypto/blake2b*.c, libsodium's state layout, so the checks below hold):
+ * SIMD128 on wasm32, natively AVX2 or scalar C, whichever this CPU runs faster. */
 #define NAT_BLAKE2B(f) nat_blake2b##f
-#else
-#define NAT_BLAKE2B(f) crypto_generichash_blake2b##f
-#endif
 
 /* A state buffer comes from JS and may hold anything: never initialised, reused, overwritten.
  * libsodium trusts the position fields of its BLAKE2b and Keccak states; a wild one makes it read

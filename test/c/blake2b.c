@@ -1,12 +1,19 @@
-/* Differential test of src/crypto/blake2b.c against libsodium's crypto_generichash_blake2b*, in
- * C, so the buffering code runs under ASan/UBSan and valgrind (test/c/run.sh). Natively this is
- * the portable compression function; the wasm32 run (WASM32_SODIUM) tests the SIMD128 one. The
- * states must match byte for byte after every call, stale buffer bytes included. Exits non-zero
- * on the first difference. */
+/* Differential test of src/crypto/blake2b*.c against libsodium's crypto_generichash_blake2b*, in
+ * C, so the buffering code and every compression function run under ASan/UBSan and valgrind:
+ * test/c/run.sh runs it once per NATRIUM_BLAKE2B_IMPL below, so each implementation this CPU has
+ * goes through the whole test (the wasm32 run, WASM32_SODIUM, tests SIMD128). The states must
+ * match byte for byte after every call, stale buffer bytes included. Exits non-zero on the
+ * first difference.
+ *
+ * cc-sources: src/crypto/blake2b.c src/crypto/blake2b_dispatch.c src/crypto/blake2b_portable.c
+ * cc-sources: src/crypto/blake2b_avx2.c src/crypto/blake2b_simd128.c
+ * run-env: NATRIUM_BLAKE2B_IMPL=portable NATRIUM_BLAKE2B_IMPL=avx2 NATRIUM_BLAKE2B_IMPL= */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "../../src/crypto/blake2b.c"
+#include "blake2b.h"
+#include "blake2b_impl.h"
 
 static unsigned long checks;
 
@@ -92,16 +99,32 @@ static void test_stream_once(size_t total, int trial) {
   CHECK(nat_blake2b_final(&ours, a, outlen) == -1, "second final");
 }
 
+/* Every whole-block count the compression functions see from update (1, 2, 3, ...), checked
+ * against the portable one: each implementation's loop over blocks, counters and flags. */
+static void test_compress_against_portable(nat_blake2b_compress_fn fn) {
+  for (size_t blocks = 0; blocks <= MAX_IN / 128; blocks++) {
+    uint64_t h1[8], h2[8], t1[2] = {~(uint64_t) 0 - 200, 7}, t2[2];
+    randombytes_buf(h1, sizeof h1);
+    memcpy(h2, h1, sizeof h1);
+    memcpy(t2, t1, sizeof t1);
+    const uint64_t f0 = blocks % 2 ? ~(uint64_t) 0 : 0, f1 = blocks % 3 ? 0 : ~(uint64_t) 0;
+    fn(h1, t1, f0, f1, msg, blocks, 128 - blocks % 2);
+    nat_blake2b_compress_portable(h2, t2, f0, f1, msg, blocks, 128 - blocks % 2);
+    CHECK(memcmp(h1, h2, sizeof h1) == 0 && memcmp(t1, t2, sizeof t1) == 0, "%zu blocks", blocks);
+  }
+}
+
 int main(void) {
+  const char *forced = getenv("NATRIUM_BLAKE2B_IMPL");
   if (sodium_init() < 0) return 1;
-  printf("build: %s BLAKE2b compression\n",
-#ifdef NAT_BLAKE2B_SIMD128
-         "SIMD128"
-#else
-         "portable"
-#endif
-  );
   randombytes_buf(msg, sizeof msg);
+  printf("compression: %s (NATRIUM_BLAKE2B_IMPL=%s)\n", nat_blake2b_impl(), forced ? forced : "");
+  /* a forced implementation the CPU has must be the one in use */
+  if (forced != NULL && forced[0] != '\0' && strcmp(forced, nat_blake2b_impl()) != 0) {
+    printf("%s: not on this CPU, skipped\n", forced);
+    return 0;
+  }
+  test_compress_against_portable(nat_blake2b_compress);
   test_oneshot();
   for (size_t total = 0; total <= 700; total++) test_stream_once(total, (int) total);
   for (int trial = 0; trial < 200; trial++) test_stream_once(randombytes_uniform(MAX_IN + 1), trial);
