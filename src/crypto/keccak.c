@@ -6,12 +6,14 @@
  * the tests run every path on a CPU that has the extensions.
  *
  * Why no SIMD Keccak: a 64-bit scalar round is ~130 single-cycle operations (theta 55, rho 24,
- * chi 50 with andn, iota 1), which x86-64 cores with 4 to 6 integer ALUs run at 27 (Zen 4) TSC
- * cycles per round or better: 650 cycles per permutation here against 700 for OpenSSL 3.0's
- * assembly (node:crypto) and 960 for libsodium 1.0.22's reference code. One Keccak state in
- * AVX-512 registers (a plane per register) still needs two lane permutations per plane for chi,
- * two for theta and a 5x5 transpose for pi: ~30 shuffle-port instructions per round, which Zen 4
- * runs at half rate on 512-bit registers, so no faster than the scalar code there. */
+ * chi 50 with andn, iota 1), which x86-64 cores with 4 to 6 integer ALUs run at 27 TSC cycles a
+ * round on Zen 4 (family 25): 650 cycles per permutation against 700 for OpenSSL 3.0's assembly
+ * (node:crypto) and 960 for libsodium 1.0.22's reference code. One Keccak state in AVX-512
+ * registers (a plane per register) needs per round about 20 lane permutations (theta's
+ * neighbours, pi's transpose, chi's neighbours) and 6 rotations, all on the two shuffle/shift
+ * pipes, which Zen 4 runs at half rate on 512-bit registers: by that count no faster than the
+ * scalar code there. That is an estimate, not a measurement; a single-state AVX-512 Keccak
+ * would pay where 512-bit shuffles run at full rate (Zen 5, Intel), and only there. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
