@@ -5,8 +5,10 @@
 // its own API, output reused), round after round alternated, so a busy machine slows every
 // contender of a round alike. Reports the median ops/s and the median per-round ratio of each
 // natrium backend to the best other contender. Answers are compared before anything is timed.
-//   node bench/hash-bars.js [row-regex] [rounds] [ms]
+//   node bench/hash-bars.js [row-regex] [rounds] [ms] [--openssl]
 //   e.g. node bench/hash-bars.js 'sha3|shake' 9 100
+// --openssl adds OpenSSL's own C on this machine (`openssl speed -evp`, 1 s per row; node:crypto
+// runs the same code) as ops/s, at 1 KB and up, where openssl has the algorithm.
 const crypto = require('crypto')
 const os = require('os')
 const path = require('path')
@@ -16,9 +18,11 @@ const { load } = require(path.join(__dirname, '..', 'lib', 'loader'))
 const wrappers = require(path.join(__dirname, '..', 'lib', 'surfaces', 'wrappers'))
 const { TAG, fill, sizeLabel, SIZES } = require('./inputs')
 
-const filter = new RegExp(process.argv[2] || '.', 'i')
-const rounds = Number(process.argv[3]) || 9
-const ms = Number(process.argv[4]) || 100
+const args = process.argv.slice(2).filter((a) => a !== '--openssl')
+const withOpenssl = process.argv.includes('--openssl')
+const filter = new RegExp(args[0] || '.', 'i')
+const rounds = Number(args[1]) || 9
+const ms = Number(args[2]) || 100
 const natrium = { native: wrappers(load('native')), wasm: wrappers(load('wasm')) }
 
 let sink = 0
@@ -59,12 +63,25 @@ function row (label, contenders) {
   }
   const cell = (k) => (k in ops ? Math.round(median(ops[k])).toLocaleString('en') : '')
   const x = (a, b) => (ratio[`${a}/${b}`] ? `${median(ratio[`${a}/${b}`]).toFixed(2)}x` : '')
+  const [op, size] = [label.replace(/ [\d.]+ [KM]?B$/, ''), SIZE_OF[label.replace(/^.* ([\d.]+ [KM]?B)$/, '$1')]]
   console.log(`| ${label} | ${COLUMNS.map(cell).join(' | ')} | ${x('natrium native', 'node:crypto')} | ` +
-    `${x('natrium native', 'libsodium.js')} | ${x('natrium wasm', 'libsodium.js')} |`)
+    `${x('natrium native', 'libsodium.js')} | ${x('natrium wasm', 'libsodium.js')} |` + (withOpenssl ? ` ${opensslOps(op, size)} |` : ''))
 }
 const PEERS = ['node:crypto', 'libsodium.js']
 const COLUMNS = ['natrium native', 'natrium wasm', 'node:crypto', 'libsodium.js', 'sodium-native']
 
+// `openssl speed -evp <alg> -bytes <size> -seconds 1`: its last line is the throughput in
+// thousands of bytes per second.
+const OPENSSL = { 'blake2b-512': 'blake2b512', sha512: 'sha512', 'sha3-256': 'sha3-256', 'sha3-512': 'sha3-512', shake128: 'shake128', shake256: 'shake256' }
+function opensslOps (op, size) {
+  if (!withOpenssl || !OPENSSL[op] || size < 1024) return ''
+  const r = require('child_process').spawnSync('openssl', ['speed', '-seconds', '1', '-bytes', String(size), '-evp', OPENSSL[op]], { encoding: 'utf8' })
+  const last = (r.stdout || '').trim().split('\n').pop() || ''
+  const kbs = /([\d.]+)k\s*$/.exec(last)
+  return kbs ? Math.round(Number(kbs[1]) * 1000 / size).toLocaleString('en') : ''
+}
+
+const SIZE_OF = Object.fromEntries(SIZES.map((n) => [sizeLabel(n), n]))
 const nodeHash = (alg, m, opts) => () => crypto.createHash(alg, opts).update(m).digest()
 
 lsw.ready.then(() => {
@@ -76,8 +93,8 @@ lsw.ready.then(() => {
     if (family && model) cpuName += ` (family ${family[1]}, model ${model[1]})`
   } catch {}
   console.log(`${cpuName}; Node ${process.version}; OpenSSL ${process.versions.openssl}; median of ${rounds} alternated rounds of ${ms} ms CPU; ratios are medians of per-round ratios`)
-  console.log(`| row | ${COLUMNS.join(' | ')} | native × node | native × libsodium.js | wasm × libsodium.js |`)
-  console.log(`|---|${COLUMNS.map(() => '---:').join('|')}|---:|---:|---:|`)
+  console.log(`| row | ${COLUMNS.join(' | ')} | native × node | native × libsodium.js | wasm × libsodium.js |${withOpenssl ? ' openssl speed (C) |' : ''}`)
+  console.log(`|---|${COLUMNS.map(() => '---:').join('|')}|---:|---:|---:|${withOpenssl ? '---:|' : ''}`)
   const seed = fill(TAG.SEED, 32)
   const kp = natrium.native.crypto_sign_seed_keypair(seed)
   const edKey = crypto.createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' })
@@ -110,19 +127,31 @@ lsw.ready.then(() => {
     })
     row(`sha3-256 ${s}`, {
       ...both((n) => n.crypto_hash_sha3256(m)),
-      'node:crypto': nodeHash('sha3-256', m)
+      'node:crypto': nodeHash('sha3-256', m),
+      'libsodium.js': () => lsw.crypto_hash_sha3256(m)
     })
     row(`sha3-512 ${s}`, {
       ...both((n) => n.crypto_hash_sha3512(m)),
-      'node:crypto': nodeHash('sha3-512', m)
+      'node:crypto': nodeHash('sha3-512', m),
+      'libsodium.js': () => lsw.crypto_hash_sha3512(m)
     })
     row(`shake128 ${s}`, {
       ...both((n) => n.crypto_xof_shake128(32, m)),
-      'node:crypto': nodeHash('shake128', m, { outputLength: 32 })
+      'node:crypto': nodeHash('shake128', m, { outputLength: 32 }),
+      'libsodium.js': () => lsw.crypto_xof_shake128(32, m)
     })
     row(`shake256 ${s}`, {
       ...both((n) => n.crypto_xof_shake256(64, m)),
-      'node:crypto': nodeHash('shake256', m, { outputLength: 64 })
+      'node:crypto': nodeHash('shake256', m, { outputLength: 64 }),
+      'libsodium.js': () => lsw.crypto_xof_shake256(64, m)
+    })
+    row(`turboshake128 ${s}`, {
+      ...both((n) => n.crypto_xof_turboshake128(32, m)),
+      'libsodium.js': () => lsw.crypto_xof_turboshake128(32, m)
+    })
+    row(`turboshake256 ${s}`, {
+      ...both((n) => n.crypto_xof_turboshake256(64, m)),
+      'libsodium.js': () => lsw.crypto_xof_turboshake256(64, m)
     })
     row(`ed25519 sign ${s}`, {
       ...both((n) => n.crypto_sign_detached(m, kp.privateKey)),
