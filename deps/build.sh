@@ -104,18 +104,19 @@ fix_blamka() { # fix_blamka <copy of the source>
 # code byte for byte. wasm32 objects cannot be renamed by llvm-objcopy 14, and MSVC builds have no
 # objcopy: those keep libsodium's SHA-512 (slower, same answers), and say so.
 ed25519_sha512_ours() { # ed25519_sha512_ours <libsodium.a>
-  local lib=$1 objcopy ar_tool ranlib_tool us='' members=(libsodium_la-keypair.o libsodium_la-sign.o libsodium_la-open.o libsodium_la-sign_ed25519.o)
+  local lib objcopy ar_tool ranlib_tool us='' members=(libsodium_la-keypair.o libsodium_la-sign.o libsodium_la-open.o libsodium_la-sign_ed25519.o)
   case "$target" in
     arm64) objcopy=$(command -v aarch64-linux-gnu-objcopy || command -v llvm-objcopy || true)
            ar_tool=$(command -v aarch64-linux-gnu-ar || echo ar); ranlib_tool=$(command -v aarch64-linux-gnu-ranlib || echo ranlib) ;;
     *) objcopy=$(command -v objcopy || command -v llvm-objcopy || true); ar_tool=ar; ranlib_tool=ranlib ;;
   esac
+  lib="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" # the renaming runs in a scratch folder
   if [ -z "$objcopy" ]; then
     echo "deps/build: no objcopy: Ed25519 keeps libsodium's portable SHA-512 (same signatures, slower)" >&2
     return 0
   fi
   [ "$(uname -s)" = Darwin ] && us=_ # Mach-O symbols carry a leading underscore
-  local tmp; tmp=$(mktemp -d "${TMPDIR:-/tmp}/natrium-ed25519.XXXXXX")
+  local tmp rc=0; tmp=$(mktemp -d "${TMPDIR:-/tmp}/natrium-ed25519.XXXXXX")
   (
     cd "$tmp"
     for m in "${members[@]}"; do
@@ -125,12 +126,14 @@ ed25519_sha512_ours() { # ed25519_sha512_ours <libsodium.a>
       for f in '' _init _update _final; do
         args+=(--redefine-sym "${us}crypto_hash_sha512$f=${us}nat_sodium_sha512$f")
       done
-      "$objcopy" "${args[@]}" "$m"
+      # an objcopy that cannot rewrite this object format leaves the archive as it was
+      "$objcopy" "${args[@]}" "$m" || { echo "deps/build: $objcopy could not rename $m: Ed25519 keeps libsodium's SHA-512" >&2; exit 2; }
     done
     "$ar_tool" r "$lib" "${members[@]}"
     "$ranlib_tool" "$lib"
-  ) || { rm -rf "$tmp"; return 1; }
+  ) || rc=$?
   rm -rf "$tmp"
+  [ "$rc" = 0 ] || [ "$rc" = 2 ]
 }
 
 if [ ! -f "$prefix/.complete" ]; then

@@ -17,7 +17,12 @@
 #pragma GCC optimize("no-tree-slp-vectorize")
 #endif
 
+/* The kernels are inlined into each entry point, which may be compiled for other targets. */
+#if defined(__GNUC__) || defined(__clang__)
 #define NAT_INLINE static inline __attribute__((always_inline))
+#else
+#define NAT_INLINE static inline
+#endif
 
 const uint64_t nat_keccak_round_constants[24] = {
   0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL,
