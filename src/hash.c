@@ -9,7 +9,7 @@
 #include "sha3.h"
 
 /* BLAKE2b: our code (src/crypto/blake2b*.c, libsodium's state layout, so the checks below hold):
- * SIMD128 on wasm32, natively AVX2 or scalar C, whichever this CPU runs faster. */
+ * natively AVX2 or scalar C, whichever this CPU runs faster; scalar C on wasm32. */
 #define NAT_BLAKE2B(f) nat_blake2b##f
 
 /* A state buffer comes from JS and may hold anything: never initialised, reused, overwritten.

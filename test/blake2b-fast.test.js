@@ -1,7 +1,7 @@
 'use strict'
 // crypto_generichash* (BLAKE2b): both backends run our own code (src/crypto/blake2b*.c, whole
-// blocks hashed straight from the input; SIMD128 compression in wasm, natively AVX2 or scalar C,
-// whichever the CPU runs faster, timed at load); both must give libsodium's bytes and leave
+// blocks hashed straight from the input; scalar C in wasm, natively AVX2 or scalar C, whichever
+// the CPU runs faster, timed at load); both must give libsodium's bytes and leave
 // libsodium's state bytes. Natively the file runs again once per compression function
 // (NATRIUM_BLAKE2B_IMPL=portable / avx2, NATRIUM_DISABLE_SIMD=1), and gdb shows which one ran. References: libsodium itself
 // (sodium-native 5.1.0, native; libsodium-wrappers-sumo, wasm) and @noble/hashes' BLAKE2b (an

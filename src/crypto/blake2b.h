@@ -1,8 +1,8 @@
 /* BLAKE2b (RFC 7693): libsodium's crypto_generichash_blake2b* functions, the same bytes, faster.
- * libsodium's update copies every block through the state's buffer, and its compression is
- * SIMD for x86 only (AVX2, which is slow on CPUs with 2-cycle vector latency) and portable
- * elsewhere, wasm32 included; ours hashes whole blocks straight from the input, with the
- * compression function blake2b_dispatch.c picks (blake2b_impl.h).
+ * libsodium's update copies every block through the state's buffer, and its x86 compression is
+ * AVX2 whatever the CPU (slow where vector latency is 2 cycles); ours hashes whole blocks
+ * straight from the input, with the compression function blake2b_dispatch.c picks
+ * (blake2b_impl.h).
  *
  * Each function is a drop-in for the libsodium function of the same name after
  * "crypto_generichash_blake2b" (with size_t lengths) and returns what it returns: -1 for an

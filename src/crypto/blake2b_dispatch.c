@@ -1,13 +1,22 @@
 /* BLAKE2b: the dispatcher (see blake2b_impl.h). It picks a compression function when the library
  * is loaded, before any thread can call in.
  *
- * wasm32: SIMD128 where the build has it, else the portable C (no run-time choice in wasm).
+ * A vector BLAKE2b is one chain of dependent instructions per block, so its speed is the
+ * vector latency; the scalar code runs the four G functions of a step side by side on the
+ * integer ALUs. Which is faster depends on the core, and by up to 2x either way.
  *
- * x86-64: the faster, timed here, of the portable C and AVX2 (where the CPU has it). No single
- * choice holds across x86-64 cores. A vector BLAKE2b is one
- * chain of dependent instructions per block, so its speed is the vector latency; the scalar
- * code runs the four G functions of a step side by side on the integer ALUs. On Zen 4 (family
- * 25: 1-cycle vector latency, 4 ALUs) at 1 MB, in TSC cycles per byte: AVX2 2.25, portable
+ * wasm32 (no clock to time anything with): the portable C, whose worst case is mild. On Zen 4
+ * (family 25: 1-cycle vector latency), through the main API in one process against
+ * libsodium-wrappers-sumo 0.8.4's scalar wasm, our SIMD128 kernel (v128 rows, rows a, c, d
+ * turned for the diagonals, rotations as one pshufb) ran at 0.91x / 1.40x / 1.06x (1 KB / 100 KB
+ * / 1 MB) and this code at 0.78x / 1.05x / 1.05x (V8 spills the 16 state words from x64's
+ * general registers, as it does libsodium.js's); on Zen 5 (family 26: 2-cycle vector latency)
+ * that SIMD128 kernel ran at 0.62x of libsodium.js (0.74 against 1.2 GB/s, issue 10), and
+ * NEON's 2-cycle adds on arm64 cores (where V8 has 31 registers for the scalar code) point
+ * the same way. The SIMD128 kernel is in git history (src/crypto/blake2b_simd128.c).
+ *
+ * x86-64: the faster, timed here, of the portable C and AVX2 (where the CPU has it). On Zen 4
+ * (family 25: 1-cycle vector latency, 4 ALUs) at 1 MB, in TSC cycles per byte: AVX2 2.25, portable
  * 2.54 (OpenSSL 3.0's C 2.75, libsodium's AVX2 2.35); on Zen 5 (family 26: 2-cycle vector
  * latency, 6 ALUs) libsodium's AVX2 code ran at half the speed of OpenSSL's scalar C (0.72
  * against 1.42 GB/s, issue 10). Timing both on the running CPU (about 150 microseconds at load:
@@ -26,13 +35,8 @@
 #include <x86intrin.h>
 #endif
 
-#ifdef NAT_BLAKE2B_SIMD128
-static nat_blake2b_compress_fn compress_impl = nat_blake2b_compress_simd128;
-static const char *impl_name = "simd128";
-#else
 static nat_blake2b_compress_fn compress_impl = nat_blake2b_compress_portable;
 static const char *impl_name = "portable";
-#endif
 
 void nat_blake2b_compress(uint64_t h[8], uint64_t t[2], uint64_t f0, uint64_t f1,
                           const unsigned char *in, size_t blocks, uint64_t inc) {

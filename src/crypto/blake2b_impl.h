@@ -16,13 +16,6 @@ typedef void (*nat_blake2b_compress_fn)(uint64_t h[8], uint64_t t[2], uint64_t f
 void nat_blake2b_compress_portable(uint64_t h[8], uint64_t t[2], uint64_t f0, uint64_t f1,
                                    const unsigned char *in, size_t blocks, uint64_t inc);
 
-#if defined(__wasm_simd128__)
-#define NAT_BLAKE2B_SIMD128 1
-/* wasm SIMD128: the state as rows of two v128. */
-void nat_blake2b_compress_simd128(uint64_t h[8], uint64_t t[2], uint64_t f0, uint64_t f1,
-                                  const unsigned char *in, size_t blocks, uint64_t inc);
-#endif
-
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define NAT_BLAKE2B_X86 1
 /* AVX2: the state as four ymm rows, the message laid out ahead by the integer units. */

@@ -1,12 +1,12 @@
 /* Differential test of src/crypto/blake2b*.c against libsodium's crypto_generichash_blake2b*, in
  * C, so the buffering code and every compression function run under ASan/UBSan and valgrind:
  * test/c/run.sh runs it once per NATRIUM_BLAKE2B_IMPL below, so each implementation this CPU has
- * goes through the whole test (the wasm32 run, WASM32_SODIUM, tests SIMD128). The states must
+ * goes through the whole test. The states must
  * match byte for byte after every call, stale buffer bytes included. Exits non-zero on the
  * first difference.
  *
  * cc-sources: src/crypto/blake2b.c src/crypto/blake2b_dispatch.c src/crypto/blake2b_portable.c
- * cc-sources: src/crypto/blake2b_avx2.c src/crypto/blake2b_simd128.c
+ * cc-sources: src/crypto/blake2b_avx2.c
  * run-env: NATRIUM_BLAKE2B_IMPL=portable NATRIUM_BLAKE2B_IMPL=avx2 NATRIUM_BLAKE2B_IMPL= */
 #include <stdio.h>
 #include <stdlib.h>
