@@ -9,6 +9,8 @@
 //   e.g. node bench/hash-bars.js 'sha3|shake' 9 100
 // --openssl adds OpenSSL's own C on this machine (`openssl speed -evp`, 1 s per row; node:crypto
 // runs the same code) as ops/s, at 1 KB and up, where openssl has the algorithm.
+// NATRIUM_BASELINE=<another built checkout of natrium> adds its two backends as "before native"
+// and "before wasm", timed in the same rounds, and the after / before ratios.
 const crypto = require('crypto')
 const os = require('os')
 const path = require('path')
@@ -24,6 +26,12 @@ const filter = new RegExp(args[0] || '.', 'i')
 const rounds = Number(args[1]) || 9
 const ms = Number(args[2]) || 100
 const natrium = { native: wrappers(load('native')), wasm: wrappers(load('wasm')) }
+const baselineDir = process.env.NATRIUM_BASELINE
+const before = baselineDir && (() => {
+  const wrap = require(path.join(baselineDir, 'lib', 'surfaces', 'wrappers'))
+  const { load: loadBefore } = require(path.join(baselineDir, 'lib', 'loader'))
+  return { native: wrap(loadBefore('native')), wasm: wrap(loadBefore('wasm')) }
+})()
 
 let sink = 0
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6 }
@@ -61,11 +69,21 @@ function row (label, contenders) {
     for (const k of names) ops[k].push(round[k] = rate(contenders[k], ms))
     for (const a of nat) for (const b of peers) (ratio[`${a}/${b}`] = ratio[`${a}/${b}`] || []).push(round[a] / round[b])
   }
+  if (before) {
+    for (let r = 0; r < rounds; r++) {
+      for (const k of ['native', 'wasm']) {
+        const a = ops[`natrium ${k}`][r]
+        const b = ops[`before ${k}`][r]
+        ;(ratio[`after/before ${k}`] = ratio[`after/before ${k}`] || []).push(a / b)
+      }
+    }
+  }
   const cell = (k) => (k in ops ? Math.round(median(ops[k])).toLocaleString('en') : '')
   const x = (a, b) => (ratio[`${a}/${b}`] ? `${median(ratio[`${a}/${b}`]).toFixed(2)}x` : '')
   const [op, size] = [label.replace(/ [\d.]+ [KM]?B$/, ''), SIZE_OF[label.replace(/^.* ([\d.]+ [KM]?B)$/, '$1')]]
   console.log(`| ${label} | ${COLUMNS.map(cell).join(' | ')} | ${x('natrium native', 'node:crypto')} | ` +
-    `${x('natrium native', 'libsodium.js')} | ${x('natrium wasm', 'libsodium.js')} |` + (withOpenssl ? ` ${opensslOps(op, size)} |` : ''))
+    `${x('natrium native', 'libsodium.js')} | ${x('natrium wasm', 'libsodium.js')} |` + (withOpenssl ? ` ${opensslOps(op, size)} |` : '') +
+    (before ? ` ${cell('before native')} | ${cell('before wasm')} | ${x('after', 'before native')} | ${x('after', 'before wasm')} |` : ''))
 }
 const PEERS = ['node:crypto', 'libsodium.js']
 const COLUMNS = ['natrium native', 'natrium wasm', 'node:crypto', 'libsodium.js', 'sodium-native']
@@ -93,8 +111,9 @@ lsw.ready.then(() => {
     if (family && model) cpuName += ` (family ${family[1]}, model ${model[1]})`
   } catch {}
   console.log(`${cpuName}; Node ${process.version}; OpenSSL ${process.versions.openssl}; median of ${rounds} alternated rounds of ${ms} ms CPU; ratios are medians of per-round ratios`)
-  console.log(`| row | ${COLUMNS.join(' | ')} | native × node | native × libsodium.js | wasm × libsodium.js |${withOpenssl ? ' openssl speed (C) |' : ''}`)
-  console.log(`|---|${COLUMNS.map(() => '---:').join('|')}|---:|---:|---:|${withOpenssl ? '---:|' : ''}`)
+  console.log(`| row | ${COLUMNS.join(' | ')} | native × node | native × libsodium.js | wasm × libsodium.js |${withOpenssl ? ' openssl speed (C) |' : ''}` +
+    (before ? ' before native | before wasm | native after/before | wasm after/before |' : ''))
+  console.log(`|---|${COLUMNS.map(() => '---:').join('|')}|---:|---:|---:|${withOpenssl ? '---:|' : ''}${before ? '---:|---:|---:|---:|' : ''}`)
   const seed = fill(TAG.SEED, 32)
   const kp = natrium.native.crypto_sign_seed_keypair(seed)
   const edKey = crypto.createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' })
@@ -107,7 +126,11 @@ lsw.ready.then(() => {
     const s = sizeLabel(size)
     const out64 = Buffer.alloc(64)
     const out32 = Buffer.alloc(32)
-    const both = (f) => ({ 'natrium native': () => f(natrium.native), 'natrium wasm': () => f(natrium.wasm) })
+    const both = (f) => ({
+      'natrium native': () => f(natrium.native),
+      'natrium wasm': () => f(natrium.wasm),
+      ...(before ? { 'before native': () => f(before.native), 'before wasm': () => f(before.wasm) } : {})
+    })
     row(`blake2b-512 ${s}`, {
       ...both((n) => n.crypto_generichash(64, m, null)),
       'node:crypto': nodeHash('blake2b512', m),
