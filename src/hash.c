@@ -224,13 +224,13 @@ NAT_HASH(hash_sha3512, nat_sha3512)
   static napi_value nat_crypto_xof_##prim(napi_env env, napi_callback_info info) {        \
     ARGS(2);                                                                               \
     OUT(out, 0); BUF(in, 1);                                                               \
-    RETURN_OK(nat_##prim(out, out_len, in, in_len));                                \
+    RETURN_OK(nat_##prim(out, out_len, in, in_len));                                       \
   }                                                                                        \
                                                                                            \
   static napi_value nat_crypto_xof_##prim##_init(napi_env env, napi_callback_info info) { \
     ARGS(1);                                                                               \
     STATE(state, 0, crypto_xof_##prim##_state);                                            \
-    int rc = nat_##prim##_init(&state);                                             \
+    int rc = nat_##prim##_init(&state);                                                    \
     STATE_SAVE(state);                                                                     \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
@@ -240,7 +240,7 @@ NAT_HASH(hash_sha3512, nat_sha3512)
     ARGS(2);                                                                               \
     STATE(state, 0, crypto_xof_##prim##_state);                                            \
     U32(domain, 1, 1, 255);                                                                \
-    int rc = nat_##prim##_init_with_domain(&state, (unsigned char) domain);         \
+    int rc = nat_##prim##_init_with_domain(&state, (unsigned char) domain);                \
     STATE_SAVE(state);                                                                     \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
@@ -250,7 +250,7 @@ NAT_HASH(hash_sha3512, nat_sha3512)
     STATE(state, 0, crypto_xof_##prim##_state);                                            \
     BUF(in, 1);                                                                            \
     FAIL_IF(!nat_xof_ok(&state, crypto_xof_##prim##_BLOCKBYTES), "invalid state");         \
-    int rc = nat_##prim##_update(&state, in, in_len);                               \
+    int rc = nat_##prim##_update(&state, in, in_len);                                      \
     STATE_SAVE(state);                                                                     \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
@@ -260,7 +260,7 @@ NAT_HASH(hash_sha3512, nat_sha3512)
     STATE(state, 0, crypto_xof_##prim##_state);                                            \
     OUT(out, 1);                                                                           \
     FAIL_IF(!nat_xof_ok(&state, crypto_xof_##prim##_BLOCKBYTES), "invalid state");         \
-    int rc = nat_##prim##_squeeze(&state, out, out_len);                            \
+    int rc = nat_##prim##_squeeze(&state, out, out_len);                                   \
     STATE_SAVE(state);                                                                     \
     RETURN_OK(rc);                                                                         \
   }
