@@ -29,7 +29,14 @@
         "src/crypto/pbkdf2.c",
         "src/crypto/tweak.c",
         "src/crypto/xchacha20poly1305.c",
-        "src/crypto/sha2.c"
+        "src/crypto/sha2.c",
+        "src/crypto/keccak.c",
+        "src/crypto/keccak_portable.c",
+        "src/crypto/sha3.c",
+        "src/crypto/blake2b.c",
+        "src/crypto/blake2b_dispatch.c",
+        "src/crypto/blake2b_portable.c",
+        "src/crypto/blake2b_avx2.c"
       ],
       "include_dirs": ["<(libsodium_dir)/include", "src", "src/crypto"],
       "defines": ["SODIUM_STATIC"],

@@ -178,7 +178,13 @@ static const char *setup_hash64(void) { alloc_buffers(s.a, 0, 64); return NULL; 
 static void run_sha256(void) { crypto_hash_sha256(s.out, s.m, s.mlen); }
 static void run_sha512(void) { crypto_hash_sha512(s.out, s.m, s.mlen); }
 static void run_sha3_256(void) { crypto_hash_sha3256(s.out, s.m, s.mlen); }
+static void run_sha3_512(void) { crypto_hash_sha3512(s.out, s.m, s.mlen); }
 static void run_blake2b_256(void) { crypto_generichash(s.out, 32, s.m, s.mlen, NULL, 0); }
+static void run_blake2b_512(void) { crypto_generichash(s.out, 64, s.m, s.mlen, NULL, 0); }
+static void run_shake128(void) { crypto_xof_shake128(s.out, 32, s.m, s.mlen); }
+static void run_shake256(void) { crypto_xof_shake256(s.out, 64, s.m, s.mlen); }
+static void run_turboshake128(void) { crypto_xof_turboshake128(s.out, 32, s.m, s.mlen); }
+static void run_turboshake256(void) { crypto_xof_turboshake256(s.out, 64, s.m, s.mlen); }
 static void run_hmac_sha256(void) { crypto_auth_hmacsha256(s.out, s.m, s.mlen, s.key); }
 
 /* password hashing: m = password (16 bytes), c = salt */
@@ -261,7 +267,13 @@ static const op_t OPS[] = {
   { "sha256", setup_hash32, run_sha256, NULL },
   { "sha512", setup_hash64, run_sha512, NULL },
   { "sha3_256", setup_hash32, run_sha3_256, NULL },
+  { "sha3_512", setup_hash64, run_sha3_512, NULL },
   { "blake2b_256", setup_hash32, run_blake2b_256, NULL },
+  { "blake2b_512", setup_hash64, run_blake2b_512, NULL },
+  { "shake128", setup_hash32, run_shake128, NULL },
+  { "shake256", setup_hash64, run_shake256, NULL },
+  { "turboshake128", setup_hash32, run_turboshake128, NULL },
+  { "turboshake256", setup_hash64, run_turboshake256, NULL },
   { "hmac_sha256", setup_hash32, run_hmac_sha256, NULL },
   { "scrypt", setup_scrypt, run_scrypt, NULL },
   { "argon2id", setup_argon2id, run_argon2id, NULL },

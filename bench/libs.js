@@ -87,7 +87,7 @@ async function loadLibs (wanted) {
   const noble = [
     ['@noble/curves', ['ed25519.js']],
     ['@noble/ciphers', ['chacha.js', 'aes.js', 'salsa.js', 'utils.js']],
-    ['@noble/hashes', ['sha2.js', 'sha3.js', 'blake2.js', 'hmac.js', 'scrypt.js', 'argon2.js', 'utils.js']],
+    ['@noble/hashes', ['sha2.js', 'sha3.js', 'sha3-addons.js', 'blake2.js', 'hmac.js', 'scrypt.js', 'argon2.js', 'utils.js']],
     ['@noble/post-quantum', ['ml-kem.js']]
   ]
   for (const [pkg, files] of noble) {

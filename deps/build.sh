@@ -133,6 +133,48 @@ fix_blamka() { # fix_blamka <copy of the source>
   grep -qF 'wasm_i32x4_shuffle(x, x, 0, 2, 0, 2)' "$f" || { echo "deps/build: fix_blamka did not apply" >&2; return 1; }
 }
 
+# libsodium's Ed25519 hashes with its portable SHA-512, which is most of a signature over a long
+# message (1 MB sign 0.64x node:crypto, Zen 4). ed25519_sha512_ours renames its references in the
+# four Ed25519 members of the archive (ref10 keypair.c, sign.c, open.c and the ed25519ph API),
+# and only there, to nat_sodium_sha512* (src/crypto/sha2.c: the same function signatures,
+# the same state struct, the same bytes, AVX2 where the CPU has it). So the addon's Ed25519 runs
+# our SHA-512, and anything that links this archive and signs must link sha2.c too (the addon,
+# bench/ceiling.c). Renaming object symbols rather than editing sources keeps libsodium's own
+# code byte for byte. wasm32 objects cannot be renamed by llvm-objcopy 14, and MSVC builds have no
+# objcopy: those keep libsodium's SHA-512 (slower, same answers), and say so.
+ed25519_sha512_ours() { # ed25519_sha512_ours <libsodium.a>
+  local lib objcopy ar_tool ranlib_tool us='' members=(libsodium_la-keypair.o libsodium_la-sign.o libsodium_la-open.o libsodium_la-sign_ed25519.o)
+  case "$target" in
+    arm64) objcopy=$(command -v aarch64-linux-gnu-objcopy || command -v llvm-objcopy || true)
+           ar_tool=$(command -v aarch64-linux-gnu-ar || echo ar); ranlib_tool=$(command -v aarch64-linux-gnu-ranlib || echo ranlib) ;;
+    *) objcopy=$(command -v objcopy || command -v llvm-objcopy || true); ar_tool=ar; ranlib_tool=ranlib ;;
+  esac
+  lib="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" # the renaming runs in a scratch folder
+  if [ -z "$objcopy" ]; then
+    echo "deps/build: no objcopy: Ed25519 keeps libsodium's portable SHA-512 (same signatures, slower)" >&2
+    return 0
+  fi
+  [ "$(uname -s)" = Darwin ] && us=_ # Mach-O symbols carry a leading underscore
+  local tmp rc=0; tmp=$(mktemp -d "${TMPDIR:-/tmp}/natrium-ed25519.XXXXXX")
+  (
+    cd "$tmp"
+    for m in "${members[@]}"; do
+      [ "$("$ar_tool" t "$lib" | grep -cxF "$m")" = 1 ] || { echo "deps/build: $m is not in libsodium.a exactly once: check ed25519_sha512_ours" >&2; exit 1; }
+      "$ar_tool" x "$lib" "$m"
+      args=()
+      for f in '' _init _update _final; do
+        args+=(--redefine-sym "${us}crypto_hash_sha512$f=${us}nat_sodium_sha512$f")
+      done
+      # an objcopy that cannot rewrite this object format leaves the archive as it was
+      "$objcopy" "${args[@]}" "$m" || { echo "deps/build: $objcopy could not rename $m: Ed25519 keeps libsodium's SHA-512" >&2; exit 2; }
+    done
+    "$ar_tool" r "$lib" "${members[@]}"
+    "$ranlib_tool" "$lib"
+  ) || rc=$?
+  rm -rf "$tmp"
+  [ "$rc" = 0 ] || [ "$rc" = 2 ]
+}
+
 if [ ! -f "$prefix/.complete" ]; then
   src=$(bash "$here/fetch.sh")
   work=$(mktemp -d "${TMPDIR:-/tmp}/natrium-libsodium-$target.XXXXXX")
@@ -165,6 +207,11 @@ if [ ! -f "$prefix/.complete" ]; then
     )
   fi
   rm -rf "$work"
+  if [ "$target" = wasm32 ]; then
+    echo "deps/build: wasm32: Ed25519 keeps libsodium's SHA-512 (llvm-objcopy cannot rename wasm symbols)" >&2
+  elif [ "$cc" != msbuild ]; then
+    ed25519_sha512_ours "$prefix/lib/libsodium.a"
+  fi
   touch "$prefix/.complete"
 fi
 

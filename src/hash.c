@@ -6,15 +6,11 @@
 #include "nat.h"
 #include "blake2b.h"
 #include "sha2.h"
+#include "sha3.h"
 
-/* BLAKE2b: on wasm32 our SIMD128 code (src/crypto/blake2b.c: libsodium runs its portable
- * compression there), natively libsodium's, whose AVX2 compression is the faster one. Both
- * leave libsodium's state layout, so the checks below hold for either. */
-#ifdef NAT_WASM
+/* BLAKE2b: our code (src/crypto/blake2b*.c, libsodium's state layout, so the checks below hold):
+ * natively AVX2 or scalar C, whichever this CPU runs faster; scalar C on wasm32. */
 #define NAT_BLAKE2B(f) nat_blake2b##f
-#else
-#define NAT_BLAKE2B(f) crypto_generichash_blake2b##f
-#endif
 
 /* A state buffer comes from JS and may hold anything: never initialised, reused, overwritten.
  * libsodium trusts the position fields of its BLAKE2b and Keccak states; a wild one makes it read
@@ -226,8 +222,8 @@ NAT_GENERICHASH_STREAM(generichash)
 NAT_GENERICHASH_STREAM(generichash_blake2b)
 
 /* crypto_hash: SHA-512 one-shot, and SHA-256, SHA-512, SHA3-256, SHA3-512 with streaming.
- * NAT_HASH(prim, impl) binds crypto_<prim>* to impl*: libsodium's for SHA-3, our faster SHA-2
- * (src/crypto/sha2.c) for SHA-2, with libsodium's state layout and answers. SHA-3's final on a
+ * NAT_HASH(prim, impl) binds crypto_<prim>* to impl*: our faster SHA-2 and SHA-3
+ * (src/crypto/sha2.c, sha3.c), with libsodium's state layout and answers. SHA-3's final on a
  * finished state fails (libsodium would still permute the state and write out; here the state is
  * left as it was and out zeroed, as for every refusal). */
 static napi_value nat_crypto_hash(napi_env env, napi_callback_info info) {
@@ -280,8 +276,8 @@ static napi_value nat_crypto_hash(napi_env env, napi_callback_info info) {
 
 NAT_HASH(hash_sha256, nat_sha256)
 NAT_HASH(hash_sha512, nat_sha512)
-NAT_HASH(hash_sha3256, crypto_hash_sha3256)
-NAT_HASH(hash_sha3512, crypto_hash_sha3512)
+NAT_HASH(hash_sha3256, nat_sha3256)
+NAT_HASH(hash_sha3512, nat_sha3512)
 
 /* crypto_xof: the output length is out's length. Domain bytes span libsodium's unsigned char
  * except 0, which drops the padding's first 1 bit and makes M and M || 0x00 collide (RFC 9861
@@ -292,13 +288,13 @@ NAT_HASH(hash_sha3512, crypto_hash_sha3512)
   static napi_value nat_crypto_xof_##prim(napi_env env, napi_callback_info info) {         \
     ARGS(2);                                                                               \
     OUT(out, 0); BUF(in, 1);                                                               \
-    RETURN_OK(crypto_xof_##prim(out, out_len, in, in_len));                                \
+    RETURN_OK(nat_##prim(out, out_len, in, in_len));                                       \
   }                                                                                        \
                                                                                            \
   static napi_value nat_crypto_xof_##prim##_init(napi_env env, napi_callback_info info) {  \
     ARGS(1);                                                                               \
     STATE(state, 0, crypto_xof_##prim##_state);                                            \
-    int rc = crypto_xof_##prim##_init(&state);                                             \
+    int rc = nat_##prim##_init(&state);                                                    \
     nat_xof_store(&state);                                                                 \
     STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
@@ -309,7 +305,7 @@ NAT_HASH(hash_sha3512, crypto_hash_sha3512)
     ARGS(2);                                                                               \
     STATE(state, 0, crypto_xof_##prim##_state);                                            \
     U32(domain, 1, 1, 255);                                                                \
-    int rc = crypto_xof_##prim##_init_with_domain(&state, (unsigned char) domain);         \
+    int rc = nat_##prim##_init_with_domain(&state, (unsigned char) domain);                \
     nat_xof_store(&state);                                                                 \
     STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
@@ -320,7 +316,7 @@ NAT_HASH(hash_sha3512, crypto_hash_sha3512)
     STATE(state, 0, crypto_xof_##prim##_state);                                            \
     BUF(in, 1);                                                                            \
     FAIL_IF(!nat_xof_load(&state) || !nat_xof_ok(&state, crypto_xof_##prim##_BLOCKBYTES), "invalid state"); \
-    int rc = crypto_xof_##prim##_update(&state, in, in_len);                               \
+    int rc = nat_##prim##_update(&state, in, in_len);                                      \
     nat_xof_store(&state);                                                                 \
     STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
@@ -332,7 +328,7 @@ NAT_HASH(hash_sha3512, crypto_hash_sha3512)
     OUT(out, 1);                                                                           \
     STATE_APART(state, out);                                                               \
     FAIL_IF(!nat_xof_load(&state) || !nat_xof_ok(&state, crypto_xof_##prim##_BLOCKBYTES), "invalid state"); \
-    int rc = crypto_xof_##prim##_squeeze(&state, out, out_len);                            \
+    int rc = nat_##prim##_squeeze(&state, out, out_len);                                   \
     nat_xof_store(&state);                                                                 \
     STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \

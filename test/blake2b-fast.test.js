@@ -1,7 +1,9 @@
 'use strict'
-// crypto_generichash* (BLAKE2b): the wasm build runs our own code (src/crypto/blake2b.c, SIMD128
-// compression, whole blocks hashed straight from the input), the native build libsodium's; both
-// must give libsodium's bytes and leave libsodium's state bytes. References: libsodium itself
+// crypto_generichash* (BLAKE2b): both backends run our own code (src/crypto/blake2b*.c, whole
+// blocks hashed straight from the input; scalar C in wasm, natively AVX2 or scalar C, whichever
+// the CPU runs faster, timed at load); both must give libsodium's bytes and leave
+// libsodium's state bytes. Natively the file runs again once per compression function
+// (NATRIUM_BLAKE2B_IMPL=portable / avx2, NATRIUM_DISABLE_SIMD=1), and gdb shows which one ran. References: libsodium itself
 // (sodium-native 5.1.0, native; libsodium-wrappers-sumo, wasm) and @noble/hashes' BLAKE2b (an
 // independent implementation with salt and personalization). Every output length 1..64 x key
 // length 0..64; every message length 0..1100 and around 1 MiB; salt and personal present or
@@ -12,7 +14,12 @@ const assert = require('assert')
 const crypto = require('crypto')
 const SodiumNative = require('sodium-native')
 const wrappers = require('libsodium-wrappers-sumo')
-const { backends, toHex, random } = require('./helpers')
+const fs = require('fs')
+const path = require('path')
+const { spawn, spawnSync } = require('child_process')
+const { backends, toHex, random, spawnNode } = require('./helpers')
+
+const CHILD = process.env.NATRIUM_BLAKE2B_CHILD === '1'
 
 const STATEBYTES = 384
 // blake2b_state (libsodium's blake2.h, packed): h[8], t[2], f[2] (uint64), buf[256], size_t
@@ -186,6 +193,19 @@ for (const { name: backend, sodium } of backends) {
       }
     })
 
+    it('in place (the output over the input) and misaligned, keyed and not', () => {
+      for (const len of [0, 1, 63, 64, 127, 128, 129, 256, 257, 1000]) {
+        for (const key of [null, random(32)]) {
+          const buf = random(len + 70)
+          const m = buf.subarray(3, 3 + len)
+          const ref = Buffer.alloc(64)
+          SodiumNative.crypto_generichash(ref, Buffer.from(m), key && Buffer.from(key))
+          sodium.crypto_generichash(buf.subarray(1, 65), m, key)
+          assert.strictEqual(toHex(buf.subarray(1, 65)), toHex(ref), `${len} ${!!key}`)
+        }
+      }
+    })
+
     it('the last-node flag in a state is honoured as libsodium does (f[1] set at final)', () => {
       const m = random(300)
       const [ours, ref] = [new Uint8Array(STATEBYTES), Buffer.alloc(STATEBYTES)]
@@ -204,3 +224,73 @@ for (const { name: backend, sodium } of backends) {
     })
   })
 }
+
+// Natively: the whole file once per compression function, and gdb's view of which one runs.
+const native = backends.find((b) => b.name === 'native')
+const addon = path.join(__dirname, '..', 'build', 'Release', 'natrium.node')
+const cpuFlags = () => {
+  try {
+    const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('flags'))
+    return new Set(line.split(':')[1].trim().split(/\s+/))
+  } catch { return new Set() }
+}
+
+describe('blake2b-fast dispatch', function () {
+  before(function () {
+    if (CHILD || !native) this.skip()
+  })
+
+  const child = (env) => {
+    const mocha = require.resolve('mocha/bin/mocha.js')
+    const r = spawnNode([mocha, '--reporter', 'dot', '--timeout', '240000', __filename],
+      { env: { ...process.env, ...env, NATRIUM_BLAKE2B_CHILD: '1', NATRIUM_TEST_BACKENDS: 'native' }, encoding: 'utf8' })
+    assert.strictEqual(r.status, 0, r.stdout + r.stderr)
+    assert.match(r.stdout, /(\d+) passing/)
+    assert.doesNotMatch(r.stdout, /failing/)
+  }
+
+  it('the portable compression passes this file (NATRIUM_BLAKE2B_IMPL=portable, and NATRIUM_DISABLE_SIMD=1)', function () {
+    this.timeout(240000)
+    child({ NATRIUM_BLAKE2B_IMPL: 'portable' })
+    child({ NATRIUM_DISABLE_SIMD: '1' })
+  })
+
+  it('the AVX2 compression passes this file (NATRIUM_BLAKE2B_IMPL=avx2)', function () {
+    if (!cpuFlags().has('avx2')) this.skip()
+    this.timeout(240000)
+    child({ NATRIUM_BLAKE2B_IMPL: 'avx2' })
+  })
+
+  // gdb's dprintf prints a line each time a function is entered. The load-time timing calls
+  // both; the hash after it calls the one chosen.
+  function traced (env) {
+    const script = `const s = require(${JSON.stringify(addon)});
+      process.stdout.write('HASHING\\n'); s.crypto_generichash(new Uint8Array(32), new Uint8Array(1000));`
+    const fns = ['nat_blake2b_compress_avx2', 'nat_blake2b_compress_portable']
+    const args = ['-batch', '-nx', '-ex', 'set breakpoint pending on']
+    for (const f of fns) args.push('-ex', `dprintf ${f},"HIT ${f}\\n"`)
+    args.push('-ex', 'run', '--args', process.execPath, '-e', script)
+    return new Promise((resolve) => {
+      const p = spawn('gdb', args, { env: { ...process.env, ...env } })
+      let text = ''
+      p.stdout.on('data', (d) => { text += d })
+      p.stderr.on('data', (d) => { text += d })
+      p.on('close', () => {
+        const after = text.slice(text.indexOf('\nHASHING\n') + 1)
+        resolve(new Set(fns.filter((f) => new RegExp(`^HIT ${f}$`, 'm').test(after))))
+      })
+    })
+  }
+
+  it('each forced compression function is the one that runs, and unforced one of them does (gdb)', async function () {
+    if (process.platform !== 'linux' || process.arch !== 'x64' || !fs.existsSync(addon) ||
+        spawnSync('sh', ['-c', 'command -v gdb']).status !== 0) this.skip()
+    this.timeout(120000)
+    const avx2 = cpuFlags().has('avx2')
+    const [auto, portable, forced] = await Promise.all([traced({}), traced({ NATRIUM_BLAKE2B_IMPL: 'portable' }),
+      traced({ NATRIUM_BLAKE2B_IMPL: 'avx2' })])
+    assert.deepStrictEqual([...portable], ['nat_blake2b_compress_portable'])
+    assert.deepStrictEqual([...forced], [avx2 ? 'nat_blake2b_compress_avx2' : 'nat_blake2b_compress_portable'])
+    assert.strictEqual(auto.size, 1, [...auto].join())
+  })
+})

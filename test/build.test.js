@@ -63,8 +63,9 @@ describe('native build', function () {
         typeof natrium.crypto_pwhash !== 'function') this.skip()
     this.timeout(120000)
     const argon2 = flags.has('avx512f') ? 'argon2_fill_segment_avx512f' : 'argon2_fill_segment_avx2'
+    // crypto_generichash runs natrium's own BLAKE2b (test/blake2b-fast.test.js checks its
+    // dispatch); libsodium's BLAKE2b still serves Argon2, which this reaches
     const script = `const s = require(${JSON.stringify(addon)});
-      s.crypto_generichash(new Uint8Array(32), new Uint8Array(1000));
       s.crypto_pwhash(new Uint8Array(32), new Uint8Array(8), new Uint8Array(16), 1, 8192, s.crypto_pwhash_ALG_ARGON2ID13);`
     // dprintf prints a line each time the function is entered and lets the program go on
     const out = spawnSync('gdb', ['-batch', '-nx', '-ex', 'set breakpoint pending on',
@@ -73,7 +74,7 @@ describe('native build', function () {
       '-ex', 'run', '--args', process.execPath, '-e', script], { encoding: 'utf8', timeout: 110000 })
     const text = out.stdout + out.stderr
     // whole lines only: gdb also echoes each dprintf's format string when it sets it
-    assert.match(text, /^HIT blake2b_compress_avx2$/m, 'BLAKE2b did not run its AVX2 code')
+    assert.match(text, /^HIT blake2b_compress_avx2$/m, "libsodium's BLAKE2b (in Argon2) did not run its AVX2 code")
     assert.match(text, new RegExp(`^HIT ${argon2}$`, 'm'), `Argon2 did not run ${argon2}`)
   })
 })
@@ -210,6 +211,41 @@ describe('native build on Windows', function () {
     const native = require('../lib/loader').load('native').binding
     const expected = flags.has('aes') && flags.has('pclmulqdq') && flags.has('avx')
     assert.strictEqual(native.crypto_aead_aes256gcm_is_available(), expected)
+describe('native build: Ed25519 on natrium\'s SHA-512', function () {
+  before(function () {
+    if (!x64 || !fs.existsSync(addon)) this.skip()
+  })
+
+  // deps/build.sh renames libsodium's SHA-512 calls in its four Ed25519 members only.
+  it('libsodium\'s Ed25519 objects call nat_sodium_sha512*, and only they do (nm)', function () {
+    if (!has('nm')) this.skip()
+    const archive = path.join(root, 'deps', 'out', 'native', 'lib', 'libsodium.a')
+    const text = execFileSync('nm', ['-A', archive], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] })
+    const callers = (sym) => new Set(text.split('\n').filter((l) => new RegExp(`\\sU ${sym}$`).test(l)).map((l) => l.split(':')[1]))
+    const members = ['libsodium_la-keypair.o', 'libsodium_la-sign.o', 'libsodium_la-open.o', 'libsodium_la-sign_ed25519.o']
+    const ours = new Set([...callers('nat_sodium_sha512'), ...callers('nat_sodium_sha512_init'), ...callers('nat_sodium_sha512_update'), ...callers('nat_sodium_sha512_final')])
+    assert.deepStrictEqual([...ours].sort(), members.slice().sort())
+    for (const m of members) {
+      for (const f of ['', '_init', '_update', '_final']) assert.ok(!callers(`crypto_hash_sha512${f}`).has(m), `${m} still calls crypto_hash_sha512${f}`)
+    }
+  })
+
+  it('signing and verifying run natrium\'s SHA-512, not libsodium\'s (gdb)', function () {
+    if (!has('gdb')) this.skip()
+    this.timeout(120000)
+    const script = `const s = require(${JSON.stringify(addon)});
+      const pk = new Uint8Array(32), sk = new Uint8Array(64), sig = new Uint8Array(64), m = new Uint8Array(5000);
+      s.crypto_sign_keypair(pk, sk); process.stdout.write('SIGNING\\n');
+      s.crypto_sign_detached(sig, m, sk); if (!s.crypto_sign_verify_detached(sig, m, pk)) process.exit(3);`
+    const fns = ['nat_sodium_sha512_update', 'crypto_hash_sha512_update']
+    const args = ['-batch', '-nx', '-ex', 'set breakpoint pending on']
+    for (const f of fns) args.push('-ex', `dprintf ${f},"HIT ${f}\\n"`)
+    args.push('-ex', 'run', '--args', process.execPath, '-e', script)
+    const out = spawnSync('gdb', args, { encoding: 'utf8', timeout: 110000 })
+    const text = out.stdout + out.stderr
+    const after = text.slice(text.indexOf('\nSIGNING\n'))
+    assert.match(after, /^HIT nat_sodium_sha512_update$/m, 'Ed25519 did not call natrium\'s SHA-512')
+    assert.doesNotMatch(after, /^HIT crypto_hash_sha512_update$/m, 'Ed25519 called libsodium\'s SHA-512')
   })
 })
 

@@ -6,6 +6,7 @@
 const assert = require('assert')
 const crypto = require('crypto')
 const SodiumNative = require('sodium-native')
+const lsw = require('libsodium-wrappers-sumo')
 const { backends, hex, toHex, random, wycheproof, vectors } = require('./helpers')
 const { symbols } = require('../lib/symbols')
 
@@ -419,6 +420,45 @@ for (const { name: backend, sodium } of backends) {
         }
       })
 
+      // Natively libsodium's Ed25519 hashes with natrium's SHA-512 (deps/build.sh renames its
+      // calls): every length across SHA-512's 128-byte blocks, long messages, and ed25519ph in
+      // uneven chunks, against sodium-native (libsodium's own SHA-512) and node:crypto. The
+      // dispatch test below runs this again on the portable SHA-512.
+      it('SHA-512 inside Ed25519: every length 0..400, 100 KB and 1 MB (+1), ed25519ph in chunks: sodium-native, node:crypto, libsodium.js', async function () {
+        await lsw.ready
+        this.timeout(120000)
+        const seed = random(32)
+        const { pk, sk } = seedKeypair(seed)
+        const priv = nodePrivate('ed25519', seed)
+        const pool = random((1 << 20) + 1)
+        const lengths = Array.from({ length: 401 }, (_, i) => i).concat([100 * 1024, 1 << 20, (1 << 20) + 1])
+        const skb = Buffer.from(sk)
+        for (const n of lengths) {
+          const m = pool.subarray(pool.length - n)
+          const sig = detached(m, sk)
+          const ref = Buffer.alloc(64)
+          SodiumNative.crypto_sign_detached(ref, Buffer.from(m.buffer, m.byteOffset, m.length), skb)
+          assert.strictEqual(toHex(sig), ref.toString('hex'), `length ${n}`)
+          if (n % 50 === 0 || n > 400) assert.strictEqual(toHex(sig), crypto.sign(null, m, priv).toString('hex'), `node ${n}`)
+          assert.strictEqual(sodium.crypto_sign_verify_detached(sig, m, pk), true, `verify ${n}`)
+          if (n > 400 || n % 40 === 0) {
+            const st = new Uint8Array(sodium.crypto_sign_STATEBYTES)
+            sodium.crypto_sign_init(st)
+            for (let at = 0; at < n;) {
+              const k = Math.min(n - at, [0, 1, 127, 128, 129, 5000][crypto.randomInt(0, 6)])
+              sodium.crypto_sign_update(st, m.subarray(at, at + k))
+              at += k
+            }
+            const ph = new Uint8Array(64)
+            sodium.crypto_sign_final_create(st, ph, sk)
+            // sodium-native has no ed25519ph: libsodium.js (libsodium's own SHA-512, in wasm)
+            const rst = lsw.crypto_sign_init()
+            lsw.crypto_sign_update(rst, m)
+            assert.strictEqual(toHex(ph), toHex(lsw.crypto_sign_final_create(rst, sk)), `ed25519ph ${n}`)
+          }
+        }
+      })
+
       it('equals sodium-native 5.1.0 for every crypto_sign function it has', () => {
         const SN = SodiumNative
         const same = (f, args) => {
@@ -538,3 +578,21 @@ for (const { name: backend, sodium } of backends) {
     })
   })
 }
+
+// The SHA-2 inside natrium's Ed25519 is chosen at load time: the test above again on the portable
+// SHA-512 (child process, NATRIUM_DISABLE_SIMD=1).
+describe('sign: Ed25519 on the portable SHA-512', function () {
+  before(function () {
+    if (process.env.NATRIUM_SIGN_CHILD === '1' || !backends.some((b) => b.name === 'native')) this.skip()
+  })
+
+  it('passes the SHA-512 test with NATRIUM_DISABLE_SIMD=1', function () {
+    this.timeout(240000)
+    const { spawnNode } = require('./helpers')
+    const mocha = require.resolve('mocha/bin/mocha.js')
+    const env = { ...process.env, NATRIUM_DISABLE_SIMD: '1', NATRIUM_SIGN_CHILD: '1', NATRIUM_TEST_BACKENDS: 'native' }
+    const r = spawnNode([mocha, '--reporter', 'dot', '--timeout', '240000', '--grep', 'SHA-512 inside Ed25519', __filename], { env, encoding: 'utf8' })
+    assert.strictEqual(r.status, 0, r.stdout + r.stderr)
+    assert.match(r.stdout, /1 passing/)
+  })
+})

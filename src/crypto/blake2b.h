@@ -1,8 +1,8 @@
-/* BLAKE2b (RFC 7693) for the wasm build: libsodium's crypto_generichash_blake2b* functions,
- * the same bytes, faster in wasm32. libsodium's SIMD compression functions there are x86
- * intrinsics, so wasm32 gets its portable one, and its update copies every block through the
- * state's buffer; ours compresses with SIMD128 and hashes whole blocks straight from the input.
- * Native builds keep libsodium's code (its AVX2 compression is the faster one there).
+/* BLAKE2b (RFC 7693): libsodium's crypto_generichash_blake2b* functions, the same bytes, faster.
+ * libsodium's update copies every block through the state's buffer, and its x86 compression is
+ * AVX2 whatever the CPU (slow where vector latency is 2 cycles); ours hashes whole blocks
+ * straight from the input, with the compression function blake2b_dispatch.c picks
+ * (blake2b_impl.h).
  *
  * Each function is a drop-in for the libsodium function of the same name after
  * "crypto_generichash_blake2b" (with size_t lengths) and returns what it returns: -1 for an

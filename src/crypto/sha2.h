@@ -31,6 +31,14 @@ int nat_sha512_update(crypto_hash_sha512_state *state, const unsigned char *in, 
 int nat_sha512_final(crypto_hash_sha512_state *state, unsigned char out[64]);
 int nat_sha512(unsigned char out[64], const unsigned char *in, size_t inlen);
 
+/* libsodium's own prototypes (unsigned long long lengths), for libsodium's Ed25519: deps/build.sh
+ * renames its calls of crypto_hash_sha512* to these. */
+int nat_sodium_sha512_init(crypto_hash_sha512_state *state);
+int nat_sodium_sha512_update(crypto_hash_sha512_state *state, const unsigned char *in,
+                                  unsigned long long inlen);
+int nat_sodium_sha512_final(crypto_hash_sha512_state *state, unsigned char *out);
+int nat_sodium_sha512(unsigned char *out, const unsigned char *in, unsigned long long inlen);
+
 /* HMAC: init takes a key of any length (longer than a block, it is hashed first); the one-shot
  * and verify functions take libsodium's 32-byte keys. verify returns 0 or -1 (constant time). */
 int nat_hmacsha256_init(crypto_auth_hmacsha256_state *state, const unsigned char *key,

@@ -1,12 +1,33 @@
-/* Differential test of src/crypto/blake2b.c against libsodium's crypto_generichash_blake2b*, in
- * C, so the buffering code runs under ASan/UBSan and valgrind (test/c/run.sh). Natively this is
- * the portable compression function; the wasm32 run (WASM32_SODIUM) tests the SIMD128 one. The
- * states must match byte for byte after every call, stale buffer bytes included. Exits non-zero
- * on the first difference. */
+/* Differential test of src/crypto/blake2b*.c against libsodium's crypto_generichash_blake2b*, in
+ * C, so the buffering code and every compression function run under ASan/UBSan and valgrind:
+ * test/c/run.sh runs it once per NATRIUM_BLAKE2B_IMPL below, so each implementation this CPU has
+ * goes through the whole test. The states must
+ * match byte for byte after every call, stale buffer bytes included. Exits non-zero on the
+ * first difference.
+ *
+ * cc-sources: src/crypto/blake2b.c src/crypto/blake2b_dispatch.c src/crypto/blake2b_portable.c
+ * cc-sources: src/crypto/blake2b_avx2.c
+ * run-env: NATRIUM_BLAKE2B_IMPL=portable NATRIUM_BLAKE2B_IMPL=avx2 NATRIUM_BLAKE2B_IMPL= */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "../../src/crypto/blake2b.c"
+#include "blake2b.h"
+#include "blake2b_impl.h"
+
+/* Under valgrind (test/c/run.sh runs it there), bytes marked SECRET are undefined to memcheck:
+ * a branch or an address that depends on them is reported (Monocypher's test habit). */
+#if defined(__has_include) && !defined(__wasm__)
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED(p, n)
+#define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED(p, n)
+#endif
+#endif
+#ifndef SECRET
+#define SECRET(p, n) ((void) (p), (void) (n))
+#define PUBLIC(p, n) ((void) (p), (void) (n))
+#endif
 
 static unsigned long checks;
 
@@ -92,16 +113,57 @@ static void test_stream_once(size_t total, int trial) {
   CHECK(nat_blake2b_final(&ours, a, outlen) == -1, "second final");
 }
 
+/* Every whole-block count the compression functions see from update (1, 2, 3, ...), checked
+ * against the portable one: each implementation's loop over blocks, counters and flags. */
+static void test_compress_against_portable(nat_blake2b_compress_fn fn) {
+  for (size_t blocks = 0; blocks <= MAX_IN / 128; blocks++) {
+    uint64_t h1[8], h2[8], t1[2] = {~(uint64_t) 0 - 200, 7}, t2[2];
+    randombytes_buf(h1, sizeof h1);
+    memcpy(h2, h1, sizeof h1);
+    memcpy(t2, t1, sizeof t1);
+    const uint64_t f0 = blocks % 2 ? ~(uint64_t) 0 : 0, f1 = blocks % 3 ? 0 : ~(uint64_t) 0;
+    fn(h1, t1, f0, f1, msg, blocks, 128 - blocks % 2);
+    nat_blake2b_compress_portable(h2, t2, f0, f1, msg, blocks, 128 - blocks % 2);
+    CHECK(memcmp(h1, h2, sizeof h1) == 0 && memcmp(t1, t2, sizeof t1) == 0, "%zu blocks", blocks);
+  }
+}
+
+/* Keyed BLAKE2b (a MAC) must not branch on or index by its key: one-shot and streaming, every key
+ * length, through the compression function in use, with the key marked secret. */
+static void test_constant_time(void) {
+  unsigned char key[64], out[64], ref[64];
+  CRYPTO_ALIGN(64) crypto_generichash_blake2b_state st;
+  for (size_t keylen = 1; keylen <= 64; keylen += 7) {
+    const size_t inlen = (keylen * 37) % 600;
+    randombytes_buf(key, sizeof key);
+    crypto_generichash_blake2b(ref, 64, msg, inlen, key, keylen);
+    SECRET(key, sizeof key);
+    nat_blake2b(out, 64, msg, inlen, key, keylen);
+    PUBLIC(out, sizeof out);
+    CHECK(memcmp(out, ref, 64) == 0, "secret key %zu", keylen);
+    nat_blake2b_init(&st, key, keylen, 64);
+    nat_blake2b_update(&st, msg, inlen / 2);
+    nat_blake2b_update(&st, msg + inlen / 2, inlen - inlen / 2);
+    nat_blake2b_final(&st, out, 64);
+    PUBLIC(out, sizeof out);
+    PUBLIC(&st, sizeof st);
+    PUBLIC(key, sizeof key);
+    CHECK(memcmp(out, ref, 64) == 0, "streaming, secret key %zu", keylen);
+  }
+}
+
 int main(void) {
+  const char *forced = getenv("NATRIUM_BLAKE2B_IMPL");
   if (sodium_init() < 0) return 1;
-  printf("build: %s BLAKE2b compression\n",
-#ifdef NAT_BLAKE2B_SIMD128
-         "SIMD128"
-#else
-         "portable"
-#endif
-  );
   randombytes_buf(msg, sizeof msg);
+  printf("compression: %s (NATRIUM_BLAKE2B_IMPL=%s)\n", nat_blake2b_impl(), forced ? forced : "");
+  /* a forced implementation the CPU has must be the one in use */
+  if (forced != NULL && forced[0] != '\0' && strcmp(forced, nat_blake2b_impl()) != 0) {
+    printf("%s: not on this CPU, skipped\n", forced);
+    return 0;
+  }
+  test_compress_against_portable(nat_blake2b_compress);
+  test_constant_time();
   test_oneshot();
   for (size_t total = 0; total <= 700; total++) test_stream_once(total, (int) total);
   for (int trial = 0; trial < 200; trial++) test_stream_once(randombytes_uniform(MAX_IN + 1), trial);

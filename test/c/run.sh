@@ -4,6 +4,9 @@
 # (wasm32) paths, run plainly, under ASan + UBSan (clang), and once under valgrind.
 #   bash test/c/run.sh            # all of it
 #   NO_VALGRIND=1 bash test/c/run.sh
+# A harness names in its opening comment the sources it is linked with ("cc-sources: ...", else
+# it includes what it tests) and the environments it is run in, one run each ("run-env:
+# VAR=value ...", e.g. every implementation a dispatcher can be forced to).
 # With a libsodium built for arm64 or wasm32 (deps/build.sh arm64|wasm32 leaves one under
 # ~/.cache/natrium/), the harnesses also run there, under qemu-aarch64 and Node's WASI:
 #   ARM64_SODIUM=<dir with lib/libsodium.a> WASM32_SODIUM=<dir> bash test/c/run.sh
@@ -14,36 +17,47 @@ sodium=deps/out/native
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 flags=(-std=c11 -Wall -Wextra -Werror -I"$sodium/include" -Isrc/crypto)
+# run <binary> [runner...]: once per run-env setting of the harness (or once)
+run() {
+  local bin=$1; shift
+  if [ ${#envs[@]} -eq 0 ]; then "$@" "$bin"; return; fi
+  for e in "${envs[@]}"; do echo "  ($e)"; env "$e" "$@" "$bin"; done
+}
 for src in test/c/*.c; do
   name=$(basename "$src" .c)
+  # the marker lines' words, without a closing */
+  marked() { sed -n "s/^ \\* $1: //p" "$src" | sed 's|\*/||' | tr '\n' ' '; }
+  read -r -a extra_src <<<"$(marked cc-sources)"
+  read -r -a envs <<<"$(marked run-env)"
+  srcs=("$src" ${extra_src[@]+"${extra_src[@]}"})
   for variant in simd portable; do
     extra=()
     [ "$variant" = portable ] && extra=(-DNAT_XCHACHA20POLY1305_PORTABLE)
     echo "== $name ($variant, gcc -O3)"
-    gcc -O3 "${flags[@]}" "${extra[@]}" "$src" "$sodium/lib/libsodium.a" -o "$out/$name-$variant"
-    "$out/$name-$variant"
+    gcc -O3 "${flags[@]}" "${extra[@]}" "${srcs[@]}" "$sodium/lib/libsodium.a" -o "$out/$name-$variant"
+    run "$out/$name-$variant"
     echo "== $name ($variant, clang -fsanitize=address,undefined)"
     clang -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
-      "${flags[@]}" "${extra[@]}" "$src" "$sodium/lib/libsodium.a" -o "$out/$name-$variant-san"
-    "$out/$name-$variant-san"
+      "${flags[@]}" "${extra[@]}" "${srcs[@]}" "$sodium/lib/libsodium.a" -o "$out/$name-$variant-san"
+    run "$out/$name-$variant-san"
   done
   if [ -z "${NO_VALGRIND:-}" ]; then
     echo "== $name (simd, valgrind)"
-    gcc -O2 -g "${flags[@]}" "$src" "$sodium/lib/libsodium.a" -o "$out/$name-vg"
-    valgrind -q --error-exitcode=1 "$out/$name-vg"
+    gcc -O2 -g "${flags[@]}" "${srcs[@]}" "$sodium/lib/libsodium.a" -o "$out/$name-vg"
+    run "$out/$name-vg" valgrind -q --error-exitcode=1
   fi
   if [ -n "${ARM64_SODIUM:-}" ]; then
     echo "== $name (arm64, qemu-aarch64)"
-    aarch64-linux-gnu-gcc -O2 -static "${flags[@]/$sodium/$ARM64_SODIUM}" "$src" \
+    aarch64-linux-gnu-gcc -O2 -static "${flags[@]/$sodium/$ARM64_SODIUM}" "${srcs[@]}" \
       "$ARM64_SODIUM/lib/libsodium.a" -o "$out/$name-arm64"
-    qemu-aarch64 "$out/$name-arm64"
+    run "$out/$name-arm64" qemu-aarch64
   fi
   if [ -n "${WASM32_SODIUM:-}" ]; then
     echo "== $name (wasm32, node WASI)"
-    clang --target=wasm32-wasi -O2 -msimd128 "${flags[@]/$sodium/$WASM32_SODIUM}" "$src" \
+    clang --target=wasm32-wasi -O2 -msimd128 "${flags[@]/$sodium/$WASM32_SODIUM}" "${srcs[@]}" \
       "$WASM32_SODIUM/lib/libsodium.a" -o "$out/$name.wasm"
     node --no-warnings -e "const { WASI } = require('node:wasi'); const fs = require('fs');
-      const wasi = new WASI({ version: 'preview1' });
+      const wasi = new WASI({ version: 'preview1', env: process.env });
       WebAssembly.instantiate(fs.readFileSync(process.argv[1]), wasi.getImportObject())
         .then(({ instance }) => process.exit(wasi.start(instance)))" "$out/$name.wasm"
   fi
