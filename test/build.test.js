@@ -79,6 +79,44 @@ describe('native build', function () {
   })
 })
 
+describe('native build: Ed25519 on natrium\'s SHA-512', function () {
+  before(function () {
+    if (!x64 || !fs.existsSync(addon)) this.skip()
+  })
+
+  // deps/build.sh renames libsodium's SHA-512 calls in its four Ed25519 members only.
+  it('libsodium\'s Ed25519 objects call nat_sodium_sha512*, and only they do (nm)', function () {
+    if (!has('nm')) this.skip()
+    const archive = path.join(root, 'deps', 'out', 'native', 'lib', 'libsodium.a')
+    const text = execFileSync('nm', ['-A', archive], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] })
+    const callers = (sym) => new Set(text.split('\n').filter((l) => new RegExp(`\\sU ${sym}$`).test(l)).map((l) => l.split(':')[1]))
+    const members = ['libsodium_la-keypair.o', 'libsodium_la-sign.o', 'libsodium_la-open.o', 'libsodium_la-sign_ed25519.o']
+    const ours = new Set([...callers('nat_sodium_sha512'), ...callers('nat_sodium_sha512_init'), ...callers('nat_sodium_sha512_update'), ...callers('nat_sodium_sha512_final')])
+    assert.deepStrictEqual([...ours].sort(), members.slice().sort())
+    for (const m of members) {
+      for (const f of ['', '_init', '_update', '_final']) assert.ok(!callers(`crypto_hash_sha512${f}`).has(m), `${m} still calls crypto_hash_sha512${f}`)
+    }
+  })
+
+  it('signing and verifying run natrium\'s SHA-512, not libsodium\'s (gdb)', function () {
+    if (!has('gdb')) this.skip()
+    this.timeout(120000)
+    const script = `const s = require(${JSON.stringify(addon)});
+      const pk = new Uint8Array(32), sk = new Uint8Array(64), sig = new Uint8Array(64), m = new Uint8Array(5000);
+      s.crypto_sign_keypair(pk, sk); process.stdout.write('SIGNING\\n');
+      s.crypto_sign_detached(sig, m, sk); if (!s.crypto_sign_verify_detached(sig, m, pk)) process.exit(3);`
+    const fns = ['nat_sodium_sha512_update', 'crypto_hash_sha512_update']
+    const args = ['-batch', '-nx', '-ex', 'set breakpoint pending on']
+    for (const f of fns) args.push('-ex', `dprintf ${f},"HIT ${f}\\n"`)
+    args.push('-ex', 'run', '--args', process.execPath, '-e', script)
+    const out = spawnSync('gdb', args, { encoding: 'utf8', timeout: 110000 })
+    const text = out.stdout + out.stderr
+    const after = text.slice(text.indexOf('\nSIGNING\n'))
+    assert.match(after, /^HIT nat_sodium_sha512_update$/m, 'Ed25519 did not call natrium\'s SHA-512')
+    assert.doesNotMatch(after, /^HIT crypto_hash_sha512_update$/m, 'Ed25519 called libsodium\'s SHA-512')
+  })
+})
+
 // The Windows x64 build, made here by scripts/build-mingw.sh and checked from Linux: its import
 // table, its Node-API imports against real node.exe files, its code, and (under Wine, through
 // scripts/wine.sh) libsodium's CPU dispatch and the delay-load hook.
@@ -211,41 +249,6 @@ describe('native build on Windows', function () {
     const native = require('../lib/loader').load('native').binding
     const expected = flags.has('aes') && flags.has('pclmulqdq') && flags.has('avx')
     assert.strictEqual(native.crypto_aead_aes256gcm_is_available(), expected)
-describe('native build: Ed25519 on natrium\'s SHA-512', function () {
-  before(function () {
-    if (!x64 || !fs.existsSync(addon)) this.skip()
-  })
-
-  // deps/build.sh renames libsodium's SHA-512 calls in its four Ed25519 members only.
-  it('libsodium\'s Ed25519 objects call nat_sodium_sha512*, and only they do (nm)', function () {
-    if (!has('nm')) this.skip()
-    const archive = path.join(root, 'deps', 'out', 'native', 'lib', 'libsodium.a')
-    const text = execFileSync('nm', ['-A', archive], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] })
-    const callers = (sym) => new Set(text.split('\n').filter((l) => new RegExp(`\\sU ${sym}$`).test(l)).map((l) => l.split(':')[1]))
-    const members = ['libsodium_la-keypair.o', 'libsodium_la-sign.o', 'libsodium_la-open.o', 'libsodium_la-sign_ed25519.o']
-    const ours = new Set([...callers('nat_sodium_sha512'), ...callers('nat_sodium_sha512_init'), ...callers('nat_sodium_sha512_update'), ...callers('nat_sodium_sha512_final')])
-    assert.deepStrictEqual([...ours].sort(), members.slice().sort())
-    for (const m of members) {
-      for (const f of ['', '_init', '_update', '_final']) assert.ok(!callers(`crypto_hash_sha512${f}`).has(m), `${m} still calls crypto_hash_sha512${f}`)
-    }
-  })
-
-  it('signing and verifying run natrium\'s SHA-512, not libsodium\'s (gdb)', function () {
-    if (!has('gdb')) this.skip()
-    this.timeout(120000)
-    const script = `const s = require(${JSON.stringify(addon)});
-      const pk = new Uint8Array(32), sk = new Uint8Array(64), sig = new Uint8Array(64), m = new Uint8Array(5000);
-      s.crypto_sign_keypair(pk, sk); process.stdout.write('SIGNING\\n');
-      s.crypto_sign_detached(sig, m, sk); if (!s.crypto_sign_verify_detached(sig, m, pk)) process.exit(3);`
-    const fns = ['nat_sodium_sha512_update', 'crypto_hash_sha512_update']
-    const args = ['-batch', '-nx', '-ex', 'set breakpoint pending on']
-    for (const f of fns) args.push('-ex', `dprintf ${f},"HIT ${f}\\n"`)
-    args.push('-ex', 'run', '--args', process.execPath, '-e', script)
-    const out = spawnSync('gdb', args, { encoding: 'utf8', timeout: 110000 })
-    const text = out.stdout + out.stderr
-    const after = text.slice(text.indexOf('\nSIGNING\n'))
-    assert.match(after, /^HIT nat_sodium_sha512_update$/m, 'Ed25519 did not call natrium\'s SHA-512')
-    assert.doesNotMatch(after, /^HIT crypto_hash_sha512_update$/m, 'Ed25519 called libsodium\'s SHA-512')
   })
 })
 
