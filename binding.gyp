@@ -36,7 +36,8 @@
         "src/crypto/blake2b.c",
         "src/crypto/blake2b_dispatch.c",
         "src/crypto/blake2b_portable.c",
-        "src/crypto/blake2b_avx2.c"
+        "src/crypto/blake2b_avx2.c",
+        "src/crypto/poly1305_dispatch.c"
       ],
       "include_dirs": ["<(libsodium_dir)/include", "src", "src/crypto"],
       "defines": ["SODIUM_STATIC"],
