@@ -9,20 +9,22 @@
  * throws when the tag does not verify. Detached mode: encrypt returns the tag length; decrypt
  * throws on a bad tag. ad may be null; nsec must be null. On a bad tag m is zeroed here: not every
  * libsodium implementation (AES-256-GCM's) leaves it clean. */
-#define NAT_OPEN_OR_WIPE(call, m, m_len)            \
-  do {                                              \
+#define NAT_OPEN_OR_WIPE(call, m, m_len)              \
+  do {                                                \
     if ((call) != 0) REFUSE("could not verify data"); \
   } while (0)
 
-/* impl names the functions that encrypt and decrypt: libsodium's crypto_aead_<name>, or our own
- * (src/crypto/) with the same signatures and answers where ours is faster. */
-#define NAT_AEAD(name, impl)                                                                    \
-  static napi_value nat_crypto_aead_##name##_encrypt(napi_env env, napi_callback_info info) {   \
+/* p is libsodium's prefix (its constants are p_ABYTES, ...); the next five arguments are the full
+ * names of the functions defined (so that a grep for one finds its binding); impl names the
+ * functions that encrypt and decrypt: libsodium's own (impl == p), or ours (src/crypto/) with the
+ * same signatures and answers where ours is faster. */
+#define NAT_AEAD(p, impl, encrypt, decrypt, encrypt_detached, decrypt_detached, keygen)         \
+  static napi_value nat_##encrypt(napi_env env, napi_callback_info info) {                      \
     ARGS(6);                                                                                    \
     OUT(c, 0); BUF(m, 1); OPT_BUF(ad, 2); NULL_ARG(nsec, 3); BUF(npub, 4); BUF(k, 5);           \
-    LEN_EQ(c, m_len + crypto_aead_##name##_ABYTES);                                             \
-    LEN_EQ(npub, crypto_aead_##name##_NPUBBYTES);                                               \
-    LEN_EQ(k, crypto_aead_##name##_KEYBYTES);                                                   \
+    LEN_EQ(c, m_len + p##_ABYTES);                                                              \
+    LEN_EQ(npub, p##_NPUBBYTES);                                                                \
+    LEN_EQ(k, p##_KEYBYTES);                                                                    \
     NO_OVERLAP(c, m);                                                                           \
     unsigned long long clen;                                                                    \
     FAIL_IF(impl##_encrypt(c, &clen, m, m_len, ad, ad_len, NULL, npub, k) != 0,                 \
@@ -30,13 +32,13 @@
     return nat_number(env, (double) clen);                                                      \
   }                                                                                             \
                                                                                                 \
-  static napi_value nat_crypto_aead_##name##_decrypt(napi_env env, napi_callback_info info) {   \
+  static napi_value nat_##decrypt(napi_env env, napi_callback_info info) {                      \
     ARGS(6);                                                                                    \
     OUT(m, 0); NULL_ARG(nsec, 1); BUF(c, 2); OPT_BUF(ad, 3); BUF(npub, 4); BUF(k, 5);           \
-    LEN_MIN(c, crypto_aead_##name##_ABYTES);                                                    \
-    LEN_EQ(m, c_len - crypto_aead_##name##_ABYTES);                                             \
-    LEN_EQ(npub, crypto_aead_##name##_NPUBBYTES);                                               \
-    LEN_EQ(k, crypto_aead_##name##_KEYBYTES);                                                   \
+    LEN_MIN(c, p##_ABYTES);                                                                     \
+    LEN_EQ(m, c_len - p##_ABYTES);                                                              \
+    LEN_EQ(npub, p##_NPUBBYTES);                                                                \
+    LEN_EQ(k, p##_KEYBYTES);                                                                    \
     NO_OVERLAP(m, c);                                                                           \
     unsigned long long mlen;                                                                    \
     NAT_OPEN_OR_WIPE(impl##_decrypt(m, &mlen, NULL, c, c_len, ad, ad_len, npub, k),             \
@@ -44,15 +46,15 @@
     return nat_number(env, (double) mlen);                                                      \
   }                                                                                             \
                                                                                                 \
-  static napi_value nat_crypto_aead_##name##_encrypt_detached(napi_env env,                     \
+  static napi_value nat_##encrypt_detached(napi_env env,                                        \
                                                               napi_callback_info info) {        \
     ARGS(7);                                                                                    \
     OUT(c, 0); OUT(mac, 1); BUF(m, 2); OPT_BUF(ad, 3); NULL_ARG(nsec, 4); BUF(npub, 5);         \
     BUF(k, 6);                                                                                  \
     LEN_EQ(c, m_len);                                                                           \
-    LEN_EQ(mac, crypto_aead_##name##_ABYTES);                                                   \
-    LEN_EQ(npub, crypto_aead_##name##_NPUBBYTES);                                               \
-    LEN_EQ(k, crypto_aead_##name##_KEYBYTES);                                                   \
+    LEN_EQ(mac, p##_ABYTES);                                                                    \
+    LEN_EQ(npub, p##_NPUBBYTES);                                                                \
+    LEN_EQ(k, p##_KEYBYTES);                                                                    \
     NO_OVERLAP(c, m);                                                                           \
     NO_ALIAS(mac, m);                                                                           \
     NO_ALIAS(mac, c);                                                                           \
@@ -62,15 +64,15 @@
     return nat_number(env, (double) maclen);                                                    \
   }                                                                                             \
                                                                                                 \
-  static napi_value nat_crypto_aead_##name##_decrypt_detached(napi_env env,                     \
+  static napi_value nat_##decrypt_detached(napi_env env,                                        \
                                                               napi_callback_info info) {        \
     ARGS(7);                                                                                    \
     OUT(m, 0); NULL_ARG(nsec, 1); BUF(c, 2); BUF(mac, 3); OPT_BUF(ad, 4); BUF(npub, 5);         \
     BUF(k, 6);                                                                                  \
     LEN_EQ(m, c_len);                                                                           \
-    LEN_EQ(mac, crypto_aead_##name##_ABYTES);                                                   \
-    LEN_EQ(npub, crypto_aead_##name##_NPUBBYTES);                                               \
-    LEN_EQ(k, crypto_aead_##name##_KEYBYTES);                                                   \
+    LEN_EQ(mac, p##_ABYTES);                                                                    \
+    LEN_EQ(npub, p##_NPUBBYTES);                                                                \
+    LEN_EQ(k, p##_KEYBYTES);                                                                    \
     NO_OVERLAP(m, c);                                                                           \
     NO_ALIAS(m, mac);                                                                           \
     NAT_OPEN_OR_WIPE(impl##_decrypt_detached(m, NULL, c, c_len, mac, ad, ad_len, npub, k),      \
@@ -78,20 +80,38 @@
     return nat_undefined(env);                                                                  \
   }                                                                                             \
                                                                                                 \
-  static napi_value nat_crypto_aead_##name##_keygen(napi_env env, napi_callback_info info) {    \
+  static napi_value nat_##keygen(napi_env env, napi_callback_info info) {                       \
     ARGS(1);                                                                                    \
     OUT(k, 0);                                                                                  \
-    LEN_EQ(k, crypto_aead_##name##_KEYBYTES);                                                   \
-    crypto_aead_##name##_keygen(k);                                                             \
+    LEN_EQ(k, p##_KEYBYTES);                                                                    \
+    keygen(k);                                                                                  \
     return nat_undefined(env);                                                                  \
   }
 
-NAT_AEAD(xchacha20poly1305_ietf, nat_xchacha20poly1305_ietf)
-NAT_AEAD(chacha20poly1305_ietf, crypto_aead_chacha20poly1305_ietf)
-NAT_AEAD(chacha20poly1305, crypto_aead_chacha20poly1305)
-NAT_AEAD(aes256gcm, crypto_aead_aes256gcm)
-NAT_AEAD(aegis128l, crypto_aead_aegis128l)
-NAT_AEAD(aegis256, crypto_aead_aegis256)
+NAT_AEAD(crypto_aead_xchacha20poly1305_ietf, nat_xchacha20poly1305_ietf,
+         crypto_aead_xchacha20poly1305_ietf_encrypt, crypto_aead_xchacha20poly1305_ietf_decrypt,
+         crypto_aead_xchacha20poly1305_ietf_encrypt_detached, crypto_aead_xchacha20poly1305_ietf_decrypt_detached,
+         crypto_aead_xchacha20poly1305_ietf_keygen)
+NAT_AEAD(crypto_aead_chacha20poly1305_ietf, crypto_aead_chacha20poly1305_ietf,
+         crypto_aead_chacha20poly1305_ietf_encrypt, crypto_aead_chacha20poly1305_ietf_decrypt,
+         crypto_aead_chacha20poly1305_ietf_encrypt_detached, crypto_aead_chacha20poly1305_ietf_decrypt_detached,
+         crypto_aead_chacha20poly1305_ietf_keygen)
+NAT_AEAD(crypto_aead_chacha20poly1305, crypto_aead_chacha20poly1305,
+         crypto_aead_chacha20poly1305_encrypt, crypto_aead_chacha20poly1305_decrypt,
+         crypto_aead_chacha20poly1305_encrypt_detached, crypto_aead_chacha20poly1305_decrypt_detached,
+         crypto_aead_chacha20poly1305_keygen)
+NAT_AEAD(crypto_aead_aes256gcm, crypto_aead_aes256gcm,
+         crypto_aead_aes256gcm_encrypt, crypto_aead_aes256gcm_decrypt,
+         crypto_aead_aes256gcm_encrypt_detached, crypto_aead_aes256gcm_decrypt_detached,
+         crypto_aead_aes256gcm_keygen)
+NAT_AEAD(crypto_aead_aegis128l, crypto_aead_aegis128l,
+         crypto_aead_aegis128l_encrypt, crypto_aead_aegis128l_decrypt,
+         crypto_aead_aegis128l_encrypt_detached, crypto_aead_aegis128l_decrypt_detached,
+         crypto_aead_aegis128l_keygen)
+NAT_AEAD(crypto_aead_aegis256, crypto_aead_aegis256,
+         crypto_aead_aegis256_encrypt, crypto_aead_aegis256_decrypt,
+         crypto_aead_aegis256_encrypt_detached, crypto_aead_aegis256_decrypt_detached,
+         crypto_aead_aegis256_keygen)
 
 /* AES-256-GCM needs AES-NI + PCLMUL (x86-64) or the ARMv8 crypto extensions; without them
  * libsodium's aes256gcm functions fail and the caller should use another AEAD. */
@@ -181,19 +201,26 @@ static napi_value nat_crypto_aead_aes256gcm_decrypt_detached_afternm(napi_env en
   return nat_undefined(env);
 }
 
-#define NAT_AEAD_FNS(name)                                                               \
-  FN(crypto_aead_##name##_encrypt), FN(crypto_aead_##name##_decrypt),                    \
-    FN(crypto_aead_##name##_encrypt_detached), FN(crypto_aead_##name##_decrypt_detached), \
-    FN(crypto_aead_##name##_keygen)
-
 NAT_FAMILY(aead,
-  NAT_AEAD_FNS(xchacha20poly1305_ietf),
-  NAT_AEAD_FNS(chacha20poly1305_ietf),
-  NAT_AEAD_FNS(chacha20poly1305),
-  NAT_AEAD_FNS(aegis128l),
-  NAT_AEAD_FNS(aegis256),
+  FN(crypto_aead_xchacha20poly1305_ietf_encrypt), FN(crypto_aead_xchacha20poly1305_ietf_decrypt),
+  FN(crypto_aead_xchacha20poly1305_ietf_encrypt_detached), FN(crypto_aead_xchacha20poly1305_ietf_decrypt_detached),
+  FN(crypto_aead_xchacha20poly1305_ietf_keygen),
+  FN(crypto_aead_chacha20poly1305_ietf_encrypt), FN(crypto_aead_chacha20poly1305_ietf_decrypt),
+  FN(crypto_aead_chacha20poly1305_ietf_encrypt_detached), FN(crypto_aead_chacha20poly1305_ietf_decrypt_detached),
+  FN(crypto_aead_chacha20poly1305_ietf_keygen),
+  FN(crypto_aead_chacha20poly1305_encrypt), FN(crypto_aead_chacha20poly1305_decrypt),
+  FN(crypto_aead_chacha20poly1305_encrypt_detached), FN(crypto_aead_chacha20poly1305_decrypt_detached),
+  FN(crypto_aead_chacha20poly1305_keygen),
+  FN(crypto_aead_aegis128l_encrypt), FN(crypto_aead_aegis128l_decrypt),
+  FN(crypto_aead_aegis128l_encrypt_detached), FN(crypto_aead_aegis128l_decrypt_detached),
+  FN(crypto_aead_aegis128l_keygen),
+  FN(crypto_aead_aegis256_encrypt), FN(crypto_aead_aegis256_decrypt),
+  FN(crypto_aead_aegis256_encrypt_detached), FN(crypto_aead_aegis256_decrypt_detached),
+  FN(crypto_aead_aegis256_keygen),
   /* crypto_aead_aes256gcm */
-  NAT_AEAD_FNS(aes256gcm),
+  FN(crypto_aead_aes256gcm_encrypt), FN(crypto_aead_aes256gcm_decrypt),
+  FN(crypto_aead_aes256gcm_encrypt_detached), FN(crypto_aead_aes256gcm_decrypt_detached),
+  FN(crypto_aead_aes256gcm_keygen),
   FN(crypto_aead_aes256gcm_is_available),
   FN(crypto_aead_aes256gcm_beforenm),
   FN(crypto_aead_aes256gcm_encrypt_afternm),

@@ -10,54 +10,54 @@
 #include "sha2.h"
 
 /* p(out, in, k), p_verify(h, in, k) -> boolean, p_keygen(k). */
-#define NAT_MAC(p, impl)                                                                  \
-  static napi_value nat_##p(napi_env env, napi_callback_info info) {                      \
-    ARGS(3);                                                                              \
-    OUT(out, 0); BUF(in, 1); BUF(k, 2);                                                   \
-    LEN_EQ(out, p##_BYTES);                                                               \
-    LEN_EQ(k, p##_KEYBYTES);                                                              \
-    RETURN_OK(impl(out, in, in_len, k));                                                  \
-  }                                                                                       \
-                                                                                          \
-  static napi_value nat_##p##_verify(napi_env env, napi_callback_info info) {             \
-    ARGS(3);                                                                              \
-    BUF(h, 0); BUF(in, 1); BUF(k, 2);                                                     \
-    LEN_EQ(h, p##_BYTES);                                                                 \
-    LEN_EQ(k, p##_KEYBYTES);                                                              \
-    RETURN_BOOL(impl##_verify(h, in, in_len, k));                                         \
-  }                                                                                       \
-                                                                                          \
-  static napi_value nat_##p##_keygen(napi_env env, napi_callback_info info) {             \
-    ARGS(1);                                                                              \
-    OUT(k, 0);                                                                            \
-    LEN_EQ(k, p##_KEYBYTES);                                                              \
-    p##_keygen(k);                                                                        \
-    return nat_undefined(env);                                                            \
+#define NAT_MAC(p, impl, verify, keygen)                                  \
+  static napi_value nat_##p(napi_env env, napi_callback_info info) {      \
+    ARGS(3);                                                              \
+    OUT(out, 0); BUF(in, 1); BUF(k, 2);                                   \
+    LEN_EQ(out, p##_BYTES);                                               \
+    LEN_EQ(k, p##_KEYBYTES);                                              \
+    RETURN_OK(impl(out, in, in_len, k));                                  \
+  }                                                                       \
+                                                                          \
+  static napi_value nat_##verify(napi_env env, napi_callback_info info) { \
+    ARGS(3);                                                              \
+    BUF(h, 0); BUF(in, 1); BUF(k, 2);                                     \
+    LEN_EQ(h, p##_BYTES);                                                 \
+    LEN_EQ(k, p##_KEYBYTES);                                              \
+    RETURN_BOOL(impl##_verify(h, in, in_len, k));                         \
+  }                                                                       \
+                                                                          \
+  static napi_value nat_##keygen(napi_env env, napi_callback_info info) { \
+    ARGS(1);                                                              \
+    OUT(k, 0);                                                            \
+    LEN_EQ(k, p##_KEYBYTES);                                              \
+    keygen(k);                                                            \
+    return nat_undefined(env);                                            \
   }
 
 /* p_init(state, key): HMAC takes a key of any length (libsodium hashes keys longer than a block);
  * Poly1305 exactly KEYBYTES. The state is libsodium's own struct, copied through an aligned local
  * by STATE. */
-#define NAT_HMAC_INIT(p, impl)                                                            \
-  static napi_value nat_##p##_init(napi_env env, napi_callback_info info) {               \
-    ARGS(2);                                                                              \
-    STATE(state, 0, p##_state);                                                           \
-    BUF(key, 1);                                                                          \
-    int rc = impl##_init(&state, key, key_len);                                           \
-    STATE_SAVE_IF_OK(state, rc);                                                          \
-    RETURN_OK(rc);                                                                        \
+#define NAT_HMAC_INIT(p, impl, init)                                    \
+  static napi_value nat_##init(napi_env env, napi_callback_info info) { \
+    ARGS(2);                                                            \
+    STATE(state, 0, p##_state);                                         \
+    BUF(key, 1);                                                        \
+    int rc = impl##_init(&state, key, key_len);                         \
+    STATE_SAVE_IF_OK(state, rc);                                        \
+    RETURN_OK(rc);                                                      \
   }
 
-#define NAT_POLY1305_INIT(p)                                                              \
-  static napi_value nat_##p##_init(napi_env env, napi_callback_info info) {               \
-    ARGS(2);                                                                              \
-    STATE(state, 0, p##_state);                                                           \
-    BUF(key, 1);                                                                          \
-    LEN_EQ(key, p##_KEYBYTES);                                                            \
-    int rc = p##_init(&state, key);                                                       \
-    nat_poly1305_stamp(&state);                                                           \
-    STATE_SAVE_IF_OK(state, rc);                                                          \
-    RETURN_OK(rc);                                                                        \
+#define NAT_POLY1305_INIT(p, init)                                      \
+  static napi_value nat_##init(napi_env env, napi_callback_info info) { \
+    ARGS(2);                                                            \
+    STATE(state, 0, p##_state);                                         \
+    BUF(key, 1);                                                        \
+    LEN_EQ(key, p##_KEYBYTES);                                          \
+    int rc = init(&state, key);                                         \
+    nat_poly1305_stamp(&state);                                         \
+    STATE_SAVE_IF_OK(state, rc);                                        \
+    RETURN_OK(rc);                                                      \
   }
 
 /* SHA-2 states index their buffer by the byte count modulo the block size, so HMAC (and HKDF)
@@ -137,53 +137,65 @@ _Static_assert(sizeof(crypto_onetimeauth_poly1305_state) >= 164 + 4, "room for t
 
 /* p_update(state, in), p_final(state, out). A state that STATE_OK refuses throws Error("invalid
  * state", as src/hash.c does for its states), touching neither the buffer nor out. */
-#define NAT_MAC_UPDATE_FINAL(p, impl, STATE_OK)                                           \
-  static napi_value nat_##p##_update(napi_env env, napi_callback_info info) {             \
-    ARGS(2);                                                                              \
-    STATE(state, 0, p##_state);                                                           \
-    BUF(in, 1);                                                                           \
-    FAIL_IF(!STATE_OK(&state), "invalid state");                                          \
-    int rc = impl##_update(&state, in, in_len);                                           \
-    STATE_SAVE_IF_OK(state, rc);                                                          \
-    RETURN_OK(rc);                                                                        \
-  }                                                                                       \
-                                                                                          \
-  static napi_value nat_##p##_final(napi_env env, napi_callback_info info) {              \
-    ARGS(2);                                                                              \
-    STATE(state, 0, p##_state);                                                           \
-    OUT(out, 1);                                                                          \
-    STATE_APART(state, out);                                                              \
-    LEN_EQ(out, p##_BYTES);                                                               \
-    FAIL_IF(!STATE_OK(&state), "invalid state");                                          \
-    int rc = impl##_final(&state, out);                                                   \
-    STATE_SAVE_IF_OK(state, rc);                                                          \
-    RETURN_OK(rc);                                                                        \
+#define NAT_MAC_UPDATE_FINAL(p, impl, STATE_OK, update, final)            \
+  static napi_value nat_##update(napi_env env, napi_callback_info info) { \
+    ARGS(2);                                                              \
+    STATE(state, 0, p##_state);                                           \
+    BUF(in, 1);                                                           \
+    FAIL_IF(!STATE_OK(&state), "invalid state");                          \
+    int rc = impl##_update(&state, in, in_len);                           \
+    STATE_SAVE_IF_OK(state, rc);                                          \
+    RETURN_OK(rc);                                                        \
+  }                                                                       \
+                                                                          \
+  static napi_value nat_##final(napi_env env, napi_callback_info info) {  \
+    ARGS(2);                                                              \
+    STATE(state, 0, p##_state);                                           \
+    OUT(out, 1);                                                          \
+    STATE_APART(state, out);                                              \
+    LEN_EQ(out, p##_BYTES);                                               \
+    FAIL_IF(!STATE_OK(&state), "invalid state");                          \
+    int rc = impl##_final(&state, out);                                   \
+    STATE_SAVE_IF_OK(state, rc);                                          \
+    RETURN_OK(rc);                                                        \
   }
 
-#define NAT_HMAC(p, impl)                                                                 \
-  NAT_MAC(p, impl) NAT_HMAC_INIT(p, impl) NAT_MAC_UPDATE_FINAL(p, impl, nat_hmac_state_ok)
-#define NAT_POLY1305(p) NAT_MAC(p, p) NAT_POLY1305_INIT(p) NAT_MAC_UPDATE_FINAL(p, p, nat_poly1305_state_ok)
+/* p is libsodium's name of the one-shot MAC (also its prefix: p_BYTES, p_state); the other
+ * names are those of the functions defined, spelled in full so that a grep finds them. */
+#define NAT_HMAC(p, impl, verify, keygen, init, update, final)                            \
+  NAT_MAC(p, impl, verify, keygen) NAT_HMAC_INIT(p, impl, init)                           \
+  NAT_MAC_UPDATE_FINAL(p, impl, nat_hmac_state_ok, update, final)
+#define NAT_POLY1305(p, verify, keygen, init, update, final)                              \
+  NAT_MAC(p, p, verify, keygen) NAT_POLY1305_INIT(p, init)                                \
+  NAT_MAC_UPDATE_FINAL(p, p, nat_poly1305_state_ok, update, final)
 
 /* crypto_auth is HMAC-SHA-512-256 */
-NAT_MAC(crypto_auth, nat_hmacsha512256)
-NAT_HMAC(crypto_auth_hmacsha256, nat_hmacsha256)
-NAT_HMAC(crypto_auth_hmacsha512, nat_hmacsha512)
-NAT_HMAC(crypto_auth_hmacsha512256, nat_hmacsha512256)
-NAT_POLY1305(crypto_onetimeauth)
-NAT_POLY1305(crypto_onetimeauth_poly1305)
-
-#define NAT_MAC_FNS(p) FN(p), FN(p##_verify), FN(p##_keygen)
-#define NAT_MAC_STREAM_FNS(p) FN(p##_init), FN(p##_update), FN(p##_final)
+NAT_MAC(crypto_auth, nat_hmacsha512256, crypto_auth_verify, crypto_auth_keygen)
+NAT_HMAC(crypto_auth_hmacsha256, nat_hmacsha256, crypto_auth_hmacsha256_verify, crypto_auth_hmacsha256_keygen,
+         crypto_auth_hmacsha256_init, crypto_auth_hmacsha256_update, crypto_auth_hmacsha256_final)
+NAT_HMAC(crypto_auth_hmacsha512, nat_hmacsha512, crypto_auth_hmacsha512_verify, crypto_auth_hmacsha512_keygen,
+         crypto_auth_hmacsha512_init, crypto_auth_hmacsha512_update, crypto_auth_hmacsha512_final)
+NAT_HMAC(crypto_auth_hmacsha512256, nat_hmacsha512256, crypto_auth_hmacsha512256_verify, crypto_auth_hmacsha512256_keygen,
+         crypto_auth_hmacsha512256_init, crypto_auth_hmacsha512256_update, crypto_auth_hmacsha512256_final)
+NAT_POLY1305(crypto_onetimeauth, crypto_onetimeauth_verify, crypto_onetimeauth_keygen,
+             crypto_onetimeauth_init, crypto_onetimeauth_update, crypto_onetimeauth_final)
+NAT_POLY1305(crypto_onetimeauth_poly1305, crypto_onetimeauth_poly1305_verify, crypto_onetimeauth_poly1305_keygen,
+             crypto_onetimeauth_poly1305_init, crypto_onetimeauth_poly1305_update, crypto_onetimeauth_poly1305_final)
 
 NAT_FAMILY(auth,
   /* crypto_auth */
-  NAT_MAC_FNS(crypto_auth),
+  FN(crypto_auth), FN(crypto_auth_verify), FN(crypto_auth_keygen),
   /* crypto_auth_hmacsha256 */
-  NAT_MAC_FNS(crypto_auth_hmacsha256), NAT_MAC_STREAM_FNS(crypto_auth_hmacsha256),
+  FN(crypto_auth_hmacsha256), FN(crypto_auth_hmacsha256_verify), FN(crypto_auth_hmacsha256_keygen),
+    FN(crypto_auth_hmacsha256_init), FN(crypto_auth_hmacsha256_update), FN(crypto_auth_hmacsha256_final),
   /* crypto_auth_hmacsha512 */
-  NAT_MAC_FNS(crypto_auth_hmacsha512), NAT_MAC_STREAM_FNS(crypto_auth_hmacsha512),
+  FN(crypto_auth_hmacsha512), FN(crypto_auth_hmacsha512_verify), FN(crypto_auth_hmacsha512_keygen),
+    FN(crypto_auth_hmacsha512_init), FN(crypto_auth_hmacsha512_update), FN(crypto_auth_hmacsha512_final),
   /* crypto_auth_hmacsha512256 */
-  NAT_MAC_FNS(crypto_auth_hmacsha512256), NAT_MAC_STREAM_FNS(crypto_auth_hmacsha512256),
+  FN(crypto_auth_hmacsha512256), FN(crypto_auth_hmacsha512256_verify), FN(crypto_auth_hmacsha512256_keygen),
+    FN(crypto_auth_hmacsha512256_init), FN(crypto_auth_hmacsha512256_update), FN(crypto_auth_hmacsha512256_final),
   /* crypto_onetimeauth */
-  NAT_MAC_FNS(crypto_onetimeauth), NAT_MAC_STREAM_FNS(crypto_onetimeauth),
-  NAT_MAC_FNS(crypto_onetimeauth_poly1305), NAT_MAC_STREAM_FNS(crypto_onetimeauth_poly1305));
+  FN(crypto_onetimeauth), FN(crypto_onetimeauth_verify), FN(crypto_onetimeauth_keygen),
+    FN(crypto_onetimeauth_init), FN(crypto_onetimeauth_update), FN(crypto_onetimeauth_final),
+  FN(crypto_onetimeauth_poly1305), FN(crypto_onetimeauth_poly1305_verify), FN(crypto_onetimeauth_poly1305_keygen),
+    FN(crypto_onetimeauth_poly1305_init), FN(crypto_onetimeauth_poly1305_update), FN(crypto_onetimeauth_poly1305_final));

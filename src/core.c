@@ -9,88 +9,98 @@
  * says otherwise, so an output may be the same buffer as an input (tests check each one). */
 #include "nat.h"
 
-/* The operations Ed25519 and Ristretto255 share, with the same names and shapes. */
-#define NAT_GROUP(G)                                                                         \
-  static napi_value nat_##G##_is_valid_point(napi_env env, napi_callback_info info) {        \
+/* The operations Ed25519 and Ristretto255 share, with the same names and shapes: G is the group's
+ * prefix (G_BYTES, ...), the other arguments the full names of the functions defined. */
+#define NAT_GROUP(G, is_valid_point, add, sub, random, scalar_random, scalar_reduce)         \
+  static napi_value nat_##is_valid_point(napi_env env, napi_callback_info info) {            \
     ARGS(1);                                                                                 \
     BUF(p, 0);                                                                               \
     LEN_EQ(p, G##_BYTES);                                                                    \
-    return nat_bool(env, G##_is_valid_point(p) == 1);                                        \
+    return nat_bool(env, is_valid_point(p) == 1);                                            \
   }                                                                                          \
                                                                                              \
-  static napi_value nat_##G##_add(napi_env env, napi_callback_info info) {                   \
+  static napi_value nat_##add(napi_env env, napi_callback_info info) {                       \
     ARGS(3);                                                                                 \
     OUT(r, 0); BUF(p, 1); BUF(q, 2);                                                         \
     LEN_EQ(r, G##_BYTES);                                                                    \
     LEN_EQ(p, G##_BYTES);                                                                    \
     LEN_EQ(q, G##_BYTES);                                                                    \
-    RETURN_OK(G##_add(r, p, q));                                                             \
+    RETURN_OK(add(r, p, q));                                                                 \
   }                                                                                          \
                                                                                              \
-  static napi_value nat_##G##_sub(napi_env env, napi_callback_info info) {                   \
+  static napi_value nat_##sub(napi_env env, napi_callback_info info) {                       \
     ARGS(3);                                                                                 \
     OUT(r, 0); BUF(p, 1); BUF(q, 2);                                                         \
     LEN_EQ(r, G##_BYTES);                                                                    \
     LEN_EQ(p, G##_BYTES);                                                                    \
     LEN_EQ(q, G##_BYTES);                                                                    \
-    RETURN_OK(G##_sub(r, p, q));                                                             \
+    RETURN_OK(sub(r, p, q));                                                                 \
   }                                                                                          \
                                                                                              \
-  static napi_value nat_##G##_random(napi_env env, napi_callback_info info) {                \
+  static napi_value nat_##random(napi_env env, napi_callback_info info) {                    \
     ARGS(1);                                                                                 \
     OUT(p, 0);                                                                               \
     LEN_EQ(p, G##_BYTES);                                                                    \
-    G##_random(p);                                                                           \
+    random(p);                                                                               \
     return nat_undefined(env);                                                               \
   }                                                                                          \
                                                                                              \
-  static napi_value nat_##G##_scalar_random(napi_env env, napi_callback_info info) {         \
+  static napi_value nat_##scalar_random(napi_env env, napi_callback_info info) {             \
     ARGS(1);                                                                                 \
     OUT(r, 0);                                                                               \
     LEN_EQ(r, G##_SCALARBYTES);                                                              \
-    G##_scalar_random(r);                                                                    \
+    scalar_random(r);                                                                        \
     return nat_undefined(env);                                                               \
   }                                                                                          \
                                                                                              \
-  NAT_SCALAR_UNARY(G, negate, neg)                                                           \
-  NAT_SCALAR_UNARY(G, complement, comp)                                                      \
-  NAT_SCALAR_BINARY(G, add)                                                                  \
-  NAT_SCALAR_BINARY(G, sub)                                                                  \
-  NAT_SCALAR_BINARY(G, mul)                                                                  \
-                                                                                             \
   /* s is any 512-bit number (a hash output), reduced modulo the group order. */             \
-  static napi_value nat_##G##_scalar_reduce(napi_env env, napi_callback_info info) {         \
+  static napi_value nat_##scalar_reduce(napi_env env, napi_callback_info info) {             \
     ARGS(2);                                                                                 \
     OUT(r, 0); BUF(s, 1);                                                                    \
     LEN_EQ(r, G##_SCALARBYTES);                                                              \
     LEN_EQ(s, G##_NONREDUCEDSCALARBYTES);                                                    \
-    G##_scalar_reduce(r, s);                                                                 \
+    scalar_reduce(r, s);                                                                     \
     return nat_undefined(env);                                                               \
   }
 
 #define NAT_SCALAR_UNARY(G, op, out)                                                         \
-  static napi_value nat_##G##_scalar_##op(napi_env env, napi_callback_info info) {           \
+  static napi_value nat_##op(napi_env env, napi_callback_info info) {                        \
     ARGS(2);                                                                                 \
     OUT(out, 0); BUF(s, 1);                                                                  \
     LEN_EQ(out, G##_SCALARBYTES);                                                            \
     LEN_EQ(s, G##_SCALARBYTES);                                                              \
-    G##_scalar_##op(out, s);                                                                 \
+    op(out, s);                                                                              \
     return nat_undefined(env);                                                               \
   }
 
 #define NAT_SCALAR_BINARY(G, op)                                                             \
-  static napi_value nat_##G##_scalar_##op(napi_env env, napi_callback_info info) {           \
+  static napi_value nat_##op(napi_env env, napi_callback_info info) {                        \
     ARGS(3);                                                                                 \
     OUT(z, 0); BUF(x, 1); BUF(y, 2);                                                         \
     LEN_EQ(z, G##_SCALARBYTES);                                                              \
     LEN_EQ(x, G##_SCALARBYTES);                                                              \
     LEN_EQ(y, G##_SCALARBYTES);                                                              \
-    G##_scalar_##op(z, x, y);                                                                \
+    op(z, x, y);                                                                             \
     return nat_undefined(env);                                                               \
   }
 
-NAT_GROUP(crypto_core_ed25519)
-NAT_GROUP(crypto_core_ristretto255)
+NAT_GROUP(crypto_core_ed25519, crypto_core_ed25519_is_valid_point, crypto_core_ed25519_add,
+          crypto_core_ed25519_sub, crypto_core_ed25519_random, crypto_core_ed25519_scalar_random,
+          crypto_core_ed25519_scalar_reduce)
+NAT_SCALAR_UNARY(crypto_core_ed25519, crypto_core_ed25519_scalar_negate, neg)
+NAT_SCALAR_UNARY(crypto_core_ed25519, crypto_core_ed25519_scalar_complement, comp)
+NAT_SCALAR_BINARY(crypto_core_ed25519, crypto_core_ed25519_scalar_add)
+NAT_SCALAR_BINARY(crypto_core_ed25519, crypto_core_ed25519_scalar_sub)
+NAT_SCALAR_BINARY(crypto_core_ed25519, crypto_core_ed25519_scalar_mul)
+NAT_GROUP(crypto_core_ristretto255, crypto_core_ristretto255_is_valid_point,
+          crypto_core_ristretto255_add, crypto_core_ristretto255_sub,
+          crypto_core_ristretto255_random, crypto_core_ristretto255_scalar_random,
+          crypto_core_ristretto255_scalar_reduce)
+NAT_SCALAR_UNARY(crypto_core_ristretto255, crypto_core_ristretto255_scalar_negate, neg)
+NAT_SCALAR_UNARY(crypto_core_ristretto255, crypto_core_ristretto255_scalar_complement, comp)
+NAT_SCALAR_BINARY(crypto_core_ristretto255, crypto_core_ristretto255_scalar_add)
+NAT_SCALAR_BINARY(crypto_core_ristretto255, crypto_core_ristretto255_scalar_sub)
+NAT_SCALAR_BINARY(crypto_core_ristretto255, crypto_core_ristretto255_scalar_mul)
 
 /* Elligator 2 map of a 255-bit string (the top bit picks the sign of x). libsodium copies r into
  * p before reading it, so the two may be one buffer but must not partly overlap. */
@@ -212,18 +222,17 @@ static napi_value nat_crypto_core_keccak1600_extract_bytes(napi_env env, napi_ca
   return nat_undefined(env);
 }
 
-#define NAT_KECCAK1600_PERMUTE(rounds)                                                        \
-  static napi_value nat_crypto_core_keccak1600_permute_##rounds(napi_env env,                 \
-                                                                napi_callback_info info) {    \
+#define NAT_KECCAK1600_PERMUTE(permute)                                                       \
+  static napi_value nat_##permute(napi_env env, napi_callback_info info) {                    \
     ARGS(1);                                                                                  \
     STATE(state, 0, crypto_core_keccak1600_state);                                            \
-    crypto_core_keccak1600_permute_##rounds(&state);                                          \
+    permute(&state);                                                                          \
     STATE_SAVE(state);                                                                        \
     return nat_undefined(env);                                                                \
   }
 
-NAT_KECCAK1600_PERMUTE(24)
-NAT_KECCAK1600_PERMUTE(12)
+NAT_KECCAK1600_PERMUTE(crypto_core_keccak1600_permute_24)
+NAT_KECCAK1600_PERMUTE(crypto_core_keccak1600_permute_12)
 
 /* Scalar multiplication q = n * p. X25519 (crypto_scalarmult, _curve25519) throws when the
  * result is all zeros (p of small order), like sodium-native, and leaves q zeroed. Ed25519 throws when p is not a
@@ -266,18 +275,23 @@ NAT_SCALARMULT_BASE(crypto_scalarmult_ed25519_base_noclamp, crypto_scalarmult_ed
 NAT_SCALARMULT(crypto_scalarmult_ristretto255, crypto_scalarmult_ristretto255)
 NAT_SCALARMULT_BASE(crypto_scalarmult_ristretto255_base, crypto_scalarmult_ristretto255)
 
-#define NAT_GROUP_FNS(G)                                                                     \
-  FN(G##_is_valid_point), FN(G##_add), FN(G##_sub), FN(G##_random), FN(G##_scalar_random),   \
-    FN(G##_scalar_invert), FN(G##_scalar_negate), FN(G##_scalar_complement),                 \
-    FN(G##_scalar_add), FN(G##_scalar_sub), FN(G##_scalar_mul), FN(G##_scalar_reduce)
-
 NAT_FAMILY(core,
   /* crypto_core_ed25519 */
-  NAT_GROUP_FNS(crypto_core_ed25519),
+  FN(crypto_core_ed25519_is_valid_point), FN(crypto_core_ed25519_add), FN(crypto_core_ed25519_sub),
+  FN(crypto_core_ed25519_random), FN(crypto_core_ed25519_scalar_random),
+  FN(crypto_core_ed25519_scalar_invert), FN(crypto_core_ed25519_scalar_negate),
+  FN(crypto_core_ed25519_scalar_complement), FN(crypto_core_ed25519_scalar_add),
+  FN(crypto_core_ed25519_scalar_sub), FN(crypto_core_ed25519_scalar_mul),
+  FN(crypto_core_ed25519_scalar_reduce),
   FN(crypto_core_ed25519_from_uniform),
   FN(crypto_core_ed25519_from_hash),
   /* crypto_core_ristretto255 */
-  NAT_GROUP_FNS(crypto_core_ristretto255),
+  FN(crypto_core_ristretto255_is_valid_point), FN(crypto_core_ristretto255_add),
+  FN(crypto_core_ristretto255_sub), FN(crypto_core_ristretto255_random),
+  FN(crypto_core_ristretto255_scalar_random), FN(crypto_core_ristretto255_scalar_invert),
+  FN(crypto_core_ristretto255_scalar_negate), FN(crypto_core_ristretto255_scalar_complement),
+  FN(crypto_core_ristretto255_scalar_add), FN(crypto_core_ristretto255_scalar_sub),
+  FN(crypto_core_ristretto255_scalar_mul), FN(crypto_core_ristretto255_scalar_reduce),
   FN(crypto_core_ristretto255_from_hash),
   /* crypto_core_hchacha20, hsalsa20, salsa20/12/8 */
   FN(crypto_core_hchacha20),

@@ -114,12 +114,12 @@ static void nat_state_store(void *state, size_t at, size_t nwords, size_t ntail)
 #define nat_crypto_generichash_ok(state) nat_blake2b_ok(state)
 #define nat_crypto_generichash_blake2b_ok(state) nat_blake2b_ok(state)
 
-#define NAT_KEYGEN(prim)                                                                   \
-  static napi_value nat_crypto_##prim##_keygen(napi_env env, napi_callback_info info) {    \
+#define NAT_KEYGEN(p, keygen)                                                              \
+  static napi_value nat_##keygen(napi_env env, napi_callback_info info) {                  \
     ARGS(1);                                                                               \
     OUT(k, 0);                                                                             \
-    LEN_EQ(k, crypto_##prim##_KEYBYTES);                                                   \
-    crypto_##prim##_keygen(k);                                                             \
+    LEN_EQ(k, p##_KEYBYTES);                                                               \
+    keygen(k);                                                                             \
     return nat_undefined(env);                                                             \
   }
 
@@ -178,51 +178,53 @@ static napi_value nat_crypto_generichash_blake2b_init_salt_personal(napi_env env
 }
 
 /* A second final finds the last-block flag set and fails without writing anything. */
-#define NAT_GENERICHASH_STREAM(prim)                                                       \
-  static napi_value nat_crypto_##prim##_init(napi_env env, napi_callback_info info) {      \
+#define NAT_GENERICHASH_STREAM(p, init, update, final)                                     \
+  static napi_value nat_##init(napi_env env, napi_callback_info info) {                    \
     ARGS(3);                                                                               \
-    STATE(state, 0, crypto_##prim##_state);                                                \
+    STATE(state, 0, p##_state);                                                            \
     OPT_BUF(key, 1);                                                                       \
-    U32(outlen, 2, 1, crypto_##prim##_BYTES_MAX);                                          \
-    LEN_MAX(key, crypto_##prim##_KEYBYTES_MAX);                                            \
+    U32(outlen, 2, 1, p##_BYTES_MAX);                                                      \
+    LEN_MAX(key, p##_KEYBYTES_MAX);                                                        \
     int rc = NAT_BLAKE2B(_init)(&state, key, key_len, outlen);                             \
     nat_blake2b_store(&state);                                                             \
     STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
                                                                                            \
-  static napi_value nat_crypto_##prim##_update(napi_env env, napi_callback_info info) {    \
+  static napi_value nat_##update(napi_env env, napi_callback_info info) {                  \
     ARGS(2);                                                                               \
-    STATE(state, 0, crypto_##prim##_state);                                                \
+    STATE(state, 0, p##_state);                                                            \
     BUF(in, 1);                                                                            \
-    FAIL_IF(!nat_crypto_##prim##_load(&state) || !nat_crypto_##prim##_ok(&state), "invalid state"); \
+    FAIL_IF(!nat_##p##_load(&state) || !nat_##p##_ok(&state), "invalid state");            \
     int rc = NAT_BLAKE2B(_update)(&state, in, in_len);                                     \
     nat_blake2b_store(&state);                                                             \
     STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
                                                                                            \
-  static napi_value nat_crypto_##prim##_final(napi_env env, napi_callback_info info) {     \
+  static napi_value nat_##final(napi_env env, napi_callback_info info) {                   \
     ARGS(2);                                                                               \
-    STATE(state, 0, crypto_##prim##_state);                                                \
+    STATE(state, 0, p##_state);                                                            \
     OUT(out, 1);                                                                           \
     STATE_APART(state, out);                                                               \
     LEN_MIN(out, 1);                                                                       \
-    LEN_MAX(out, crypto_##prim##_BYTES_MAX);                                               \
-    FAIL_IF(!nat_crypto_##prim##_load(&state) || !nat_crypto_##prim##_ok(&state), "invalid state"); \
+    LEN_MAX(out, p##_BYTES_MAX);                                                           \
+    FAIL_IF(!nat_##p##_load(&state) || !nat_##p##_ok(&state), "invalid state");            \
     int rc = NAT_BLAKE2B(_final)(&state, out, out_len);                                    \
     nat_blake2b_store(&state);                                                             \
     STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }
 
-NAT_KEYGEN(generichash)
-NAT_KEYGEN(generichash_blake2b)
-NAT_GENERICHASH_STREAM(generichash)
-NAT_GENERICHASH_STREAM(generichash_blake2b)
+NAT_KEYGEN(crypto_generichash, crypto_generichash_keygen)
+NAT_KEYGEN(crypto_generichash_blake2b, crypto_generichash_blake2b_keygen)
+NAT_GENERICHASH_STREAM(crypto_generichash, crypto_generichash_init, crypto_generichash_update,
+                       crypto_generichash_final)
+NAT_GENERICHASH_STREAM(crypto_generichash_blake2b, crypto_generichash_blake2b_init,
+                       crypto_generichash_blake2b_update, crypto_generichash_blake2b_final)
 
 /* crypto_hash: SHA-512 one-shot, and SHA-256, SHA-512, SHA3-256, SHA3-512 with streaming.
- * NAT_HASH(prim, impl) binds crypto_<prim>* to impl*: our faster SHA-2 and SHA-3
+ * NAT_HASH(p, impl, ...) binds p* (named in full) to impl*: our faster SHA-2 and SHA-3
  * (src/crypto/sha2.c, sha3.c), with libsodium's state layout and answers. SHA-3's final on a
  * finished state fails (libsodium would still permute the state and write out; here the state is
  * left as it was and out zeroed, as for every refusal). */
@@ -233,154 +235,170 @@ static napi_value nat_crypto_hash(napi_env env, napi_callback_info info) {
   RETURN_OK(nat_sha512(out, in, in_len));
 }
 
-#define NAT_HASH(prim, impl)                                                               \
-  static napi_value nat_crypto_##prim(napi_env env, napi_callback_info info) {             \
+#define NAT_HASH(p, impl, init, update, final)                                             \
+  static napi_value nat_##p(napi_env env, napi_callback_info info) {                       \
     ARGS(2);                                                                               \
     OUT(out, 0); BUF(in, 1);                                                               \
-    LEN_EQ(out, crypto_##prim##_BYTES);                                                    \
+    LEN_EQ(out, p##_BYTES);                                                                \
     RETURN_OK(impl(out, in, in_len));                                                      \
   }                                                                                        \
                                                                                            \
-  static napi_value nat_crypto_##prim##_init(napi_env env, napi_callback_info info) {      \
+  static napi_value nat_##init(napi_env env, napi_callback_info info) {                    \
     ARGS(1);                                                                               \
-    STATE(state, 0, crypto_##prim##_state);                                                \
+    STATE(state, 0, p##_state);                                                            \
     int rc = impl##_init(&state);                                                          \
-    nat_crypto_##prim##_store(&state);                                                     \
+    nat_##p##_store(&state);                                                               \
     STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
                                                                                            \
-  static napi_value nat_crypto_##prim##_update(napi_env env, napi_callback_info info) {    \
+  static napi_value nat_##update(napi_env env, napi_callback_info info) {                  \
     ARGS(2);                                                                               \
-    STATE(state, 0, crypto_##prim##_state);                                                \
+    STATE(state, 0, p##_state);                                                            \
     BUF(in, 1);                                                                            \
-    FAIL_IF(!nat_crypto_##prim##_load(&state) || !nat_crypto_##prim##_ok(&state), "invalid state"); \
+    FAIL_IF(!nat_##p##_load(&state) || !nat_##p##_ok(&state), "invalid state");            \
     int rc = impl##_update(&state, in, in_len);                                            \
-    nat_crypto_##prim##_store(&state);                                                     \
+    nat_##p##_store(&state);                                                               \
     STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
                                                                                            \
-  static napi_value nat_crypto_##prim##_final(napi_env env, napi_callback_info info) {     \
+  static napi_value nat_##final(napi_env env, napi_callback_info info) {                   \
     ARGS(2);                                                                               \
-    STATE(state, 0, crypto_##prim##_state);                                                \
+    STATE(state, 0, p##_state);                                                            \
     OUT(out, 1);                                                                           \
     STATE_APART(state, out);                                                               \
-    LEN_EQ(out, crypto_##prim##_BYTES);                                                    \
-    FAIL_IF(!nat_crypto_##prim##_load(&state) || !nat_crypto_##prim##_ok(&state), "invalid state"); \
+    LEN_EQ(out, p##_BYTES);                                                                \
+    FAIL_IF(!nat_##p##_load(&state) || !nat_##p##_ok(&state), "invalid state");            \
     int rc = impl##_final(&state, out);                                                    \
-    nat_crypto_##prim##_store(&state);                                                     \
+    nat_##p##_store(&state);                                                               \
     STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }
 
-NAT_HASH(hash_sha256, nat_sha256)
-NAT_HASH(hash_sha512, nat_sha512)
-NAT_HASH(hash_sha3256, nat_sha3256)
-NAT_HASH(hash_sha3512, nat_sha3512)
+NAT_HASH(crypto_hash_sha256, nat_sha256, crypto_hash_sha256_init, crypto_hash_sha256_update,
+         crypto_hash_sha256_final)
+NAT_HASH(crypto_hash_sha512, nat_sha512, crypto_hash_sha512_init, crypto_hash_sha512_update,
+         crypto_hash_sha512_final)
+NAT_HASH(crypto_hash_sha3256, nat_sha3256, crypto_hash_sha3256_init, crypto_hash_sha3256_update,
+         crypto_hash_sha3256_final)
+NAT_HASH(crypto_hash_sha3512, nat_sha3512, crypto_hash_sha3512_init, crypto_hash_sha3512_update,
+         crypto_hash_sha3512_final)
 
 /* crypto_xof: the output length is out's length. Domain bytes span libsodium's unsigned char
  * except 0, which drops the padding's first 1 bit and makes M and M || 0x00 collide (RFC 9861
  * restricts TurboSHAKE further, to 0x01..0x7F; libsodium's own tests use 0x99). An update after
  * a squeeze fails and leaves the state as it was (libsodium would move it back to absorbing):
  * the next squeeze continues the stream, so output never repeats either way. */
-#define NAT_XOF(prim)                                                                      \
-  static napi_value nat_crypto_xof_##prim(napi_env env, napi_callback_info info) {         \
+#define NAT_XOF(p, impl, init, init_with_domain, update, squeeze)                          \
+  static napi_value nat_##p(napi_env env, napi_callback_info info) {                       \
     ARGS(2);                                                                               \
     OUT(out, 0); BUF(in, 1);                                                               \
-    RETURN_OK(nat_##prim(out, out_len, in, in_len));                                       \
+    RETURN_OK(impl(out, out_len, in, in_len));                                             \
   }                                                                                        \
                                                                                            \
-  static napi_value nat_crypto_xof_##prim##_init(napi_env env, napi_callback_info info) {  \
+  static napi_value nat_##init(napi_env env, napi_callback_info info) {                    \
     ARGS(1);                                                                               \
-    STATE(state, 0, crypto_xof_##prim##_state);                                            \
-    int rc = nat_##prim##_init(&state);                                                    \
+    STATE(state, 0, p##_state);                                                            \
+    int rc = impl##_init(&state);                                                          \
     nat_xof_store(&state);                                                                 \
     STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
                                                                                            \
-  static napi_value nat_crypto_xof_##prim##_init_with_domain(napi_env env,                 \
+  static napi_value nat_##init_with_domain(napi_env env,                                   \
                                                              napi_callback_info info) {    \
     ARGS(2);                                                                               \
-    STATE(state, 0, crypto_xof_##prim##_state);                                            \
+    STATE(state, 0, p##_state);                                                            \
     U32(domain, 1, 1, 255);                                                                \
-    int rc = nat_##prim##_init_with_domain(&state, (unsigned char) domain);                \
+    int rc = impl##_init_with_domain(&state, (unsigned char) domain);                      \
     nat_xof_store(&state);                                                                 \
     STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
                                                                                            \
-  static napi_value nat_crypto_xof_##prim##_update(napi_env env, napi_callback_info info) { \
+  static napi_value nat_##update(napi_env env, napi_callback_info info) {                  \
     ARGS(2);                                                                               \
-    STATE(state, 0, crypto_xof_##prim##_state);                                            \
+    STATE(state, 0, p##_state);                                                            \
     BUF(in, 1);                                                                            \
-    FAIL_IF(!nat_xof_load(&state) || !nat_xof_ok(&state, crypto_xof_##prim##_BLOCKBYTES), "invalid state"); \
-    int rc = nat_##prim##_update(&state, in, in_len);                                      \
+    FAIL_IF(!nat_xof_load(&state) || !nat_xof_ok(&state, p##_BLOCKBYTES), "invalid state"); \
+    int rc = impl##_update(&state, in, in_len);                                            \
     nat_xof_store(&state);                                                                 \
     STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }                                                                                        \
                                                                                            \
-  static napi_value nat_crypto_xof_##prim##_squeeze(napi_env env, napi_callback_info info) { \
+  static napi_value nat_##squeeze(napi_env env, napi_callback_info info) {                 \
     ARGS(2);                                                                               \
-    STATE(state, 0, crypto_xof_##prim##_state);                                            \
+    STATE(state, 0, p##_state);                                                            \
     OUT(out, 1);                                                                           \
     STATE_APART(state, out);                                                               \
-    FAIL_IF(!nat_xof_load(&state) || !nat_xof_ok(&state, crypto_xof_##prim##_BLOCKBYTES), "invalid state"); \
-    int rc = nat_##prim##_squeeze(&state, out, out_len);                                   \
+    FAIL_IF(!nat_xof_load(&state) || !nat_xof_ok(&state, p##_BLOCKBYTES), "invalid state"); \
+    int rc = impl##_squeeze(&state, out, out_len);                                         \
     nat_xof_store(&state);                                                                 \
     STATE_SAVE_IF_OK(state, rc);                                                           \
     RETURN_OK(rc);                                                                         \
   }
 
-NAT_XOF(shake128)
-NAT_XOF(shake256)
-NAT_XOF(turboshake128)
-NAT_XOF(turboshake256)
+NAT_XOF(crypto_xof_shake128, nat_shake128, crypto_xof_shake128_init,
+        crypto_xof_shake128_init_with_domain, crypto_xof_shake128_update,
+        crypto_xof_shake128_squeeze)
+NAT_XOF(crypto_xof_shake256, nat_shake256, crypto_xof_shake256_init,
+        crypto_xof_shake256_init_with_domain, crypto_xof_shake256_update,
+        crypto_xof_shake256_squeeze)
+NAT_XOF(crypto_xof_turboshake128, nat_turboshake128, crypto_xof_turboshake128_init,
+        crypto_xof_turboshake128_init_with_domain, crypto_xof_turboshake128_update,
+        crypto_xof_turboshake128_squeeze)
+NAT_XOF(crypto_xof_turboshake256, nat_turboshake256, crypto_xof_turboshake256_init,
+        crypto_xof_turboshake256_init_with_domain, crypto_xof_turboshake256_update,
+        crypto_xof_turboshake256_squeeze)
 
 /* crypto_shorthash: SipHash-2-4 (64-bit output) and SipHashx-2-4 (128-bit output). */
-#define NAT_SHORTHASH(prim)                                                                \
-  static napi_value nat_crypto_##prim(napi_env env, napi_callback_info info) {             \
-    ARGS(3);                                                                               \
-    OUT(out, 0); BUF(in, 1); BUF(k, 2);                                                    \
-    LEN_EQ(out, crypto_##prim##_BYTES);                                                    \
-    LEN_EQ(k, crypto_##prim##_KEYBYTES);                                                   \
-    RETURN_OK(crypto_##prim(out, in, in_len, k));                                          \
+#define NAT_SHORTHASH(p)                                                       \
+  static napi_value nat_##p(napi_env env, napi_callback_info info) {           \
+    ARGS(3);                                                                   \
+    OUT(out, 0); BUF(in, 1); BUF(k, 2);                                        \
+    LEN_EQ(out, p##_BYTES);                                                    \
+    LEN_EQ(k, p##_KEYBYTES);                                                   \
+    RETURN_OK(p(out, in, in_len, k));                                          \
   }
 
-NAT_SHORTHASH(shorthash)
-NAT_SHORTHASH(shorthash_siphash24)
-NAT_SHORTHASH(shorthash_siphashx24)
-NAT_KEYGEN(shorthash)
+NAT_SHORTHASH(crypto_shorthash)
+NAT_SHORTHASH(crypto_shorthash_siphash24)
+NAT_SHORTHASH(crypto_shorthash_siphashx24)
+NAT_KEYGEN(crypto_shorthash, crypto_shorthash_keygen)
 
-#define NAT_GENERICHASH_FNS(prim)                                                          \
-  FN(crypto_##prim), FN(crypto_##prim##_keygen), FN(crypto_##prim##_init),                 \
-    FN(crypto_##prim##_update), FN(crypto_##prim##_final)
-#define NAT_HASH_FNS(prim)                                                                 \
-  FN(crypto_##prim), FN(crypto_##prim##_init), FN(crypto_##prim##_update),                 \
-    FN(crypto_##prim##_final)
-#define NAT_XOF_FNS(prim)                                                                  \
-  FN(crypto_xof_##prim), FN(crypto_xof_##prim##_init), FN(crypto_xof_##prim##_init_with_domain), \
-    FN(crypto_xof_##prim##_update), FN(crypto_xof_##prim##_squeeze)
 
 NAT_FAMILY(hash,
   /* crypto_generichash */
-  NAT_GENERICHASH_FNS(generichash),
-  NAT_GENERICHASH_FNS(generichash_blake2b),
+  FN(crypto_generichash), FN(crypto_generichash_keygen), FN(crypto_generichash_init),
+  FN(crypto_generichash_update), FN(crypto_generichash_final),
+  FN(crypto_generichash_blake2b), FN(crypto_generichash_blake2b_keygen),
+  FN(crypto_generichash_blake2b_init), FN(crypto_generichash_blake2b_update),
+  FN(crypto_generichash_blake2b_final),
   FN(crypto_generichash_blake2b_salt_personal),
   FN(crypto_generichash_blake2b_init_salt_personal),
   /* crypto_hash */
   FN(crypto_hash),
-  NAT_HASH_FNS(hash_sha256),
-  NAT_HASH_FNS(hash_sha512),
-  NAT_HASH_FNS(hash_sha3256),
-  NAT_HASH_FNS(hash_sha3512),
+  FN(crypto_hash_sha256), FN(crypto_hash_sha256_init), FN(crypto_hash_sha256_update),
+  FN(crypto_hash_sha256_final),
+  FN(crypto_hash_sha512), FN(crypto_hash_sha512_init), FN(crypto_hash_sha512_update),
+  FN(crypto_hash_sha512_final),
+  FN(crypto_hash_sha3256), FN(crypto_hash_sha3256_init), FN(crypto_hash_sha3256_update),
+  FN(crypto_hash_sha3256_final),
+  FN(crypto_hash_sha3512), FN(crypto_hash_sha3512_init), FN(crypto_hash_sha3512_update),
+  FN(crypto_hash_sha3512_final),
   /* crypto_xof */
-  NAT_XOF_FNS(shake128),
-  NAT_XOF_FNS(shake256),
-  NAT_XOF_FNS(turboshake128),
-  NAT_XOF_FNS(turboshake256),
+  FN(crypto_xof_shake128), FN(crypto_xof_shake128_init), FN(crypto_xof_shake128_init_with_domain),
+  FN(crypto_xof_shake128_update), FN(crypto_xof_shake128_squeeze),
+  FN(crypto_xof_shake256), FN(crypto_xof_shake256_init), FN(crypto_xof_shake256_init_with_domain),
+  FN(crypto_xof_shake256_update), FN(crypto_xof_shake256_squeeze),
+  FN(crypto_xof_turboshake128), FN(crypto_xof_turboshake128_init),
+  FN(crypto_xof_turboshake128_init_with_domain), FN(crypto_xof_turboshake128_update),
+  FN(crypto_xof_turboshake128_squeeze),
+  FN(crypto_xof_turboshake256), FN(crypto_xof_turboshake256_init),
+  FN(crypto_xof_turboshake256_init_with_domain), FN(crypto_xof_turboshake256_update),
+  FN(crypto_xof_turboshake256_squeeze),
   /* crypto_shorthash */
   FN(crypto_shorthash),
   FN(crypto_shorthash_keygen),

@@ -4,45 +4,46 @@
  * sodium-native has none of these: libsodium's C signatures, outputs first, lengths implied. */
 #include "nat.h"
 
-/* The macros take constant names without their crypto_ipcrypt_ prefix and paste it back, so the
- * length checks spell the names in their messages (an argument passed whole would be expanded). */
-#define NAT_IPCRYPT_KEYGEN(name, KEYBYTES)                                               \
-  static napi_value nat_crypto_ipcrypt_##name(napi_env env, napi_callback_info info) {   \
+/* The macros take the full names of the functions they define, and constant names without their
+ * crypto_ipcrypt_ prefix, which they paste back so that the length checks spell the names in their
+ * messages (a constant passed whole would be expanded). */
+#define NAT_IPCRYPT_KEYGEN(fn, KEYBYTES)                                                 \
+  static napi_value nat_##fn(napi_env env, napi_callback_info info) {                    \
     ARGS(1);                                                                             \
     OUT(k, 0);                                                                           \
     LEN_EQ(k, crypto_ipcrypt_##KEYBYTES);                                                \
-    crypto_ipcrypt_##name(k);                                                            \
+    fn(k);                                                                               \
     return nat_undefined(env);                                                           \
   }
 
-NAT_IPCRYPT_KEYGEN(keygen, KEYBYTES)
-NAT_IPCRYPT_KEYGEN(nd_keygen, ND_KEYBYTES)
-NAT_IPCRYPT_KEYGEN(ndx_keygen, NDX_KEYBYTES)
-NAT_IPCRYPT_KEYGEN(pfx_keygen, PFX_KEYBYTES)
+NAT_IPCRYPT_KEYGEN(crypto_ipcrypt_keygen, KEYBYTES)
+NAT_IPCRYPT_KEYGEN(crypto_ipcrypt_nd_keygen, ND_KEYBYTES)
+NAT_IPCRYPT_KEYGEN(crypto_ipcrypt_ndx_keygen, NDX_KEYBYTES)
+NAT_IPCRYPT_KEYGEN(crypto_ipcrypt_pfx_keygen, PFX_KEYBYTES)
 
 /* Length-preserving constructions (one AES block, or pfx's prefix-preserving bit walk): libsodium
  * reads the whole input before it writes, so out may be in (in-place), but not partly over it. */
-#define NAT_IPCRYPT_BLOCK(name, BYTES, KEYBYTES)                                         \
-  static napi_value nat_crypto_ipcrypt_##name(napi_env env, napi_callback_info info) {   \
+#define NAT_IPCRYPT_BLOCK(fn, BYTES, KEYBYTES)                                           \
+  static napi_value nat_##fn(napi_env env, napi_callback_info info) {                    \
     ARGS(3);                                                                             \
     OUT(out, 0); BUF(in, 1); BUF(k, 2);                                                  \
     LEN_EQ(out, crypto_ipcrypt_##BYTES);                                                 \
     LEN_EQ(in, crypto_ipcrypt_##BYTES);                                                  \
     LEN_EQ(k, crypto_ipcrypt_##KEYBYTES);                                                \
     NO_OVERLAP(out, in);                                                                 \
-    crypto_ipcrypt_##name(out, in, k);                                                   \
+    fn(out, in, k);                                                                      \
     return nat_undefined(env);                                                           \
   }
 
-NAT_IPCRYPT_BLOCK(encrypt, BYTES, KEYBYTES)
-NAT_IPCRYPT_BLOCK(decrypt, BYTES, KEYBYTES)
-NAT_IPCRYPT_BLOCK(pfx_encrypt, PFX_BYTES, PFX_KEYBYTES)
-NAT_IPCRYPT_BLOCK(pfx_decrypt, PFX_BYTES, PFX_KEYBYTES)
+NAT_IPCRYPT_BLOCK(crypto_ipcrypt_encrypt, BYTES, KEYBYTES)
+NAT_IPCRYPT_BLOCK(crypto_ipcrypt_decrypt, BYTES, KEYBYTES)
+NAT_IPCRYPT_BLOCK(crypto_ipcrypt_pfx_encrypt, PFX_BYTES, PFX_KEYBYTES)
+NAT_IPCRYPT_BLOCK(crypto_ipcrypt_pfx_decrypt, PFX_BYTES, PFX_KEYBYTES)
 
 /* Tweaked constructions: the output is the tweak followed by the encrypted block, and libsodium
  * writes the tweak first, so out must not share a byte with in or t. */
-#define NAT_IPCRYPT_TWEAKED(name, PREFIX)                                                          \
-  static napi_value nat_crypto_ipcrypt_##name##_encrypt(napi_env env, napi_callback_info info) {   \
+#define NAT_IPCRYPT_TWEAKED(encrypt, decrypt, PREFIX)                                              \
+  static napi_value nat_##encrypt(napi_env env, napi_callback_info info) {                         \
     ARGS(4);                                                                                       \
     OUT(out, 0); BUF(in, 1); BUF(t, 2); BUF(k, 3);                                                 \
     LEN_EQ(out, crypto_ipcrypt_##PREFIX##_OUTPUTBYTES);                                            \
@@ -51,23 +52,23 @@ NAT_IPCRYPT_BLOCK(pfx_decrypt, PFX_BYTES, PFX_KEYBYTES)
     LEN_EQ(k, crypto_ipcrypt_##PREFIX##_KEYBYTES);                                                 \
     NO_ALIAS(out, in);                                                                             \
     NO_ALIAS(out, t);                                                                              \
-    crypto_ipcrypt_##name##_encrypt(out, in, t, k);                                                \
+    encrypt(out, in, t, k);                                                                        \
     return nat_undefined(env);                                                                     \
   }                                                                                                \
                                                                                                    \
-  static napi_value nat_crypto_ipcrypt_##name##_decrypt(napi_env env, napi_callback_info info) {   \
+  static napi_value nat_##decrypt(napi_env env, napi_callback_info info) {                         \
     ARGS(3);                                                                                       \
     OUT(out, 0); BUF(in, 1); BUF(k, 2);                                                            \
     LEN_EQ(out, crypto_ipcrypt_##PREFIX##_INPUTBYTES);                                             \
     LEN_EQ(in, crypto_ipcrypt_##PREFIX##_OUTPUTBYTES);                                             \
     LEN_EQ(k, crypto_ipcrypt_##PREFIX##_KEYBYTES);                                                 \
     NO_ALIAS(out, in);                                                                             \
-    crypto_ipcrypt_##name##_decrypt(out, in, k);                                                   \
+    decrypt(out, in, k);                                                                           \
     return nat_undefined(env);                                                                     \
   }
 
-NAT_IPCRYPT_TWEAKED(nd, ND)
-NAT_IPCRYPT_TWEAKED(ndx, NDX)
+NAT_IPCRYPT_TWEAKED(crypto_ipcrypt_nd_encrypt, crypto_ipcrypt_nd_decrypt, ND)
+NAT_IPCRYPT_TWEAKED(crypto_ipcrypt_ndx_encrypt, crypto_ipcrypt_ndx_decrypt, NDX)
 
 /* Text to the 16-byte form (IPv4 as an IPv4-mapped IPv6 address). libsodium stops at the first
  * NUL in ip, as it would for a C string. On failure bin is zeroed (the IPv6 parser may have

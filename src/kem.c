@@ -11,10 +11,10 @@
 
 /* libsodium writes outputs while it still reads inputs (ct while it reads pk, ss while it reads
  * ct), so no output may share a byte with any other argument. */
-#define NAT_KEM(p)                                                                            \
-  NAT_KEYPAIRS(p, NAT_SEED_APART)                                                             \
+#define NAT_KEM(p, keypair, seed_keypair, enc, dec)                                           \
+  NAT_KEYPAIRS(p, keypair, seed_keypair, NAT_SEED_APART)                                      \
                                                                                               \
-  static napi_value nat_##p##_enc(napi_env env, napi_callback_info info) {                    \
+  static napi_value nat_##enc(napi_env env, napi_callback_info info) {                        \
     ARGS(3);                                                                                  \
     OUT(ct, 0); OUT(ss, 1); BUF(pk, 2);                                                       \
     LEN_EQ(ct, p##_CIPHERTEXTBYTES);                                                          \
@@ -23,10 +23,10 @@
     NO_ALIAS(ct, ss);                                                                         \
     NO_ALIAS(ct, pk);                                                                         \
     NO_ALIAS(ss, pk);                                                                         \
-    RETURN_OK(p##_enc(ct, ss, pk));                                                           \
+    RETURN_OK(enc(ct, ss, pk));                                                               \
   }                                                                                           \
                                                                                               \
-  static napi_value nat_##p##_dec(napi_env env, napi_callback_info info) {                    \
+  static napi_value nat_##dec(napi_env env, napi_callback_info info) {                        \
     ARGS(3);                                                                                  \
     OUT(ss, 0); BUF(ct, 1); BUF(sk, 2);                                                       \
     LEN_EQ(ss, p##_SHAREDSECRETBYTES);                                                        \
@@ -34,14 +34,14 @@
     LEN_EQ(sk, p##_SECRETKEYBYTES);                                                           \
     NO_ALIAS(ss, ct);                                                                         \
     NO_ALIAS(ss, sk);                                                                         \
-    RETURN_OK(p##_dec(ss, ct, sk));                                                           \
+    RETURN_OK(dec(ss, ct, sk));                                                               \
   }
 
 /* Encapsulation with caller-supplied randomness, for known-answer tests: libsodium names no
  * constant for its length (X-Wing: 64 bytes, the ML-KEM coins then the X25519 ephemeral secret;
  * ML-KEM-768: the 32-byte message m of FIPS 203's ML-KEM.Encaps_internal). */
-#define NAT_KEM_ENC_DETERMINISTIC(p, seed_bytes)                                              \
-  static napi_value nat_##p##_enc_deterministic(napi_env env, napi_callback_info info) {      \
+#define NAT_KEM_ENC_DETERMINISTIC(p, enc_deterministic, seed_bytes)                           \
+  static napi_value nat_##enc_deterministic(napi_env env, napi_callback_info info) {          \
     ARGS(4);                                                                                  \
     OUT(ct, 0); OUT(ss, 1); BUF(pk, 2); BUF(seed, 3);                                         \
     LEN_EQ(ct, p##_CIPHERTEXTBYTES);                                                          \
@@ -53,23 +53,25 @@
     NO_ALIAS(ct, seed);                                                                       \
     NO_ALIAS(ss, pk);                                                                         \
     NO_ALIAS(ss, seed);                                                                       \
-    RETURN_OK(p##_enc_deterministic(ct, ss, pk, seed));                                       \
+    RETURN_OK(enc_deterministic(ct, ss, pk, seed));                                           \
   }
 
-NAT_KEM(crypto_kem)
-NAT_KEM(crypto_kem_xwing)
-NAT_KEM_ENC_DETERMINISTIC(crypto_kem_xwing, 64)
-NAT_KEM(crypto_kem_mlkem768)
-NAT_KEM_ENC_DETERMINISTIC(crypto_kem_mlkem768, 32)
-
-#define NAT_KEM_FNS(p) FN(p##_keypair), FN(p##_seed_keypair), FN(p##_enc), FN(p##_dec)
+NAT_KEM(crypto_kem, crypto_kem_keypair, crypto_kem_seed_keypair, crypto_kem_enc, crypto_kem_dec)
+NAT_KEM(crypto_kem_xwing, crypto_kem_xwing_keypair, crypto_kem_xwing_seed_keypair,
+        crypto_kem_xwing_enc, crypto_kem_xwing_dec)
+NAT_KEM_ENC_DETERMINISTIC(crypto_kem_xwing, crypto_kem_xwing_enc_deterministic, 64)
+NAT_KEM(crypto_kem_mlkem768, crypto_kem_mlkem768_keypair, crypto_kem_mlkem768_seed_keypair,
+        crypto_kem_mlkem768_enc, crypto_kem_mlkem768_dec)
+NAT_KEM_ENC_DETERMINISTIC(crypto_kem_mlkem768, crypto_kem_mlkem768_enc_deterministic, 32)
 
 NAT_FAMILY(kem,
   /* crypto_kem (X-Wing) */
-  NAT_KEM_FNS(crypto_kem),
+  FN(crypto_kem_keypair), FN(crypto_kem_seed_keypair), FN(crypto_kem_enc), FN(crypto_kem_dec),
   /* crypto_kem_xwing */
-  NAT_KEM_FNS(crypto_kem_xwing),
+  FN(crypto_kem_xwing_keypair), FN(crypto_kem_xwing_seed_keypair), FN(crypto_kem_xwing_enc),
+  FN(crypto_kem_xwing_dec),
   FN(crypto_kem_xwing_enc_deterministic),
   /* crypto_kem_mlkem768 */
-  NAT_KEM_FNS(crypto_kem_mlkem768),
+  FN(crypto_kem_mlkem768_keypair), FN(crypto_kem_mlkem768_seed_keypair),
+  FN(crypto_kem_mlkem768_enc), FN(crypto_kem_mlkem768_dec),
   FN(crypto_kem_mlkem768_enc_deterministic));

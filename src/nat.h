@@ -307,20 +307,21 @@ unsigned char *nat_job_out(napi_env env, nat_job *job, napi_value view, const ch
                            size_t len);
 napi_value nat_job_start(napi_env env, nat_job *job, nat_work_fn work, bool as_bool, const char *fail);
 
-/* p_keypair(pk, sk) and p_seed_keypair(pk, sk, seed) for a primitive with p_PUBLICKEYBYTES,
- * p_SECRETKEYBYTES and p_SEEDBYTES (box, kx, sign, kem). seed_checks: NAT_SEED_APART where
- * libsodium writes an output before it has read all of seed, else nothing. */
-#define NAT_KEYPAIRS(p, seed_checks)                                                      \
-  static napi_value nat_##p##_keypair(napi_env env, napi_callback_info info) {            \
+/* keypair(pk, sk) and seed_keypair(pk, sk, seed), named in full (p_keypair, p_seed_keypair), for
+ * a primitive p with p_PUBLICKEYBYTES, p_SECRETKEYBYTES and p_SEEDBYTES (box, kx, sign, kem).
+ * seed_checks: NAT_SEED_APART where libsodium writes an output before it has read all of seed,
+ * else nothing. */
+#define NAT_KEYPAIRS(p, keypair, seed_keypair, seed_checks)                               \
+  static napi_value nat_##keypair(napi_env env, napi_callback_info info) {                \
     ARGS(2);                                                                              \
     OUT(pk, 0); OUT(sk, 1);                                                               \
     LEN_EQ(pk, p##_PUBLICKEYBYTES);                                                       \
     LEN_EQ(sk, p##_SECRETKEYBYTES);                                                       \
     NO_ALIAS(pk, sk);                                                                     \
-    RETURN_OK(p##_keypair(pk, sk));                                                       \
+    RETURN_OK(keypair(pk, sk));                                                           \
   }                                                                                       \
                                                                                           \
-  static napi_value nat_##p##_seed_keypair(napi_env env, napi_callback_info info) {       \
+  static napi_value nat_##seed_keypair(napi_env env, napi_callback_info info) {           \
     ARGS(3);                                                                              \
     OUT(pk, 0); OUT(sk, 1); BUF(seed, 2);                                                 \
     LEN_EQ(pk, p##_PUBLICKEYBYTES);                                                       \
@@ -328,7 +329,7 @@ napi_value nat_job_start(napi_env env, nat_job *job, nat_work_fn work, bool as_b
     LEN_EQ(seed, p##_SEEDBYTES);                                                          \
     NO_ALIAS(pk, sk);                                                                     \
     seed_checks                                                                           \
-    RETURN_OK(p##_seed_keypair(pk, sk, seed));                                            \
+    RETURN_OK(seed_keypair(pk, sk, seed));                                                \
   }
 
 #define NAT_SEED_APART NO_ALIAS(sk, seed); NO_ALIAS(pk, seed);

@@ -25,26 +25,27 @@ static bool nat_pwhash_str_copy(char *dst, const unsigned char *src, size_t len)
 
 /* Both answers are those of sodium-native: verify is true only for a valid string that matches;
  * needs_rehash is true when the parameters differ and also when the string is invalid. */
-#define NAT_PWHASH_VERIFY(p, str, passwd)                                                  \
+#define NAT_PWHASH_VERIFY(p, str_verify, str, passwd)                                      \
   do {                                                                                     \
     char local[p##_STRBYTES];                                                              \
     bool ok = nat_pwhash_str_copy(local, str, sizeof local) &&                             \
-              p##_str_verify(local, (const char *) passwd, passwd##_len) == 0;             \
+              str_verify(local, (const char *) passwd, passwd##_len) == 0;                 \
     sodium_memzero(local, sizeof local);                                                   \
     return nat_bool(env, ok);                                                              \
   } while (0)
 
-#define NAT_PWHASH_NEEDS_REHASH(p, str, opslimit, memlimit)                                \
+#define NAT_PWHASH_NEEDS_REHASH(p, str_needs_rehash, str, opslimit, memlimit)              \
   do {                                                                                     \
     char local[p##_STRBYTES];                                                              \
     bool rehash = !nat_pwhash_str_copy(local, str, sizeof local) ||                        \
-                  p##_str_needs_rehash(local, opslimit, (size_t) memlimit) != 0;           \
+                  str_needs_rehash(local, opslimit, (size_t) memlimit) != 0;               \
     return nat_bool(env, rehash);                                                          \
   } while (0)
 
 /* The three Argon2 sets share one shape: p is crypto_pwhash (alg chooses Argon2i or Argon2id),
- * crypto_pwhash_argon2i or crypto_pwhash_argon2id (alg must name that algorithm). */
-#define NAT_ARGON2(p, alg_lo, alg_hi)                                                        \
+ * crypto_pwhash_argon2i or crypto_pwhash_argon2id (alg must name that algorithm); p_str* are the
+ * full names of p_str, p_str_verify and p_str_needs_rehash. */
+#define NAT_ARGON2(p, p_str, p_str_verify, p_str_needs_rehash, alg_lo, alg_hi)               \
   static napi_value nat_##p(napi_env env, napi_callback_info info) {                         \
     ARGS(6);                                                                                 \
     OUT(out, 0); BUF(passwd, 1); BUF(salt, 2);                                               \
@@ -59,37 +60,41 @@ static bool nat_pwhash_str_copy(char *dst, const unsigned char *src, size_t len)
                 (size_t) memlimit, (int) alg));                                              \
   }                                                                                          \
                                                                                              \
-  static napi_value nat_##p##_str(napi_env env, napi_callback_info info) {                   \
+  static napi_value nat_##p_str(napi_env env, napi_callback_info info) {                     \
     ARGS(4);                                                                                 \
     OUT(out, 0); BUF(passwd, 1);                                                             \
     U64(opslimit, 2, p##_OPSLIMIT_MIN, p##_OPSLIMIT_MAX);                                    \
     U64(memlimit, 3, p##_MEMLIMIT_MIN, p##_MEMLIMIT_MAX);                                    \
     LEN_EQ(out, p##_STRBYTES);                                                               \
     NO_ALIAS(out, passwd);                                                                   \
-    RETURN_OK(p##_str((char *) out, (const char *) passwd, passwd_len, opslimit,             \
+    RETURN_OK(p_str((char *) out, (const char *) passwd, passwd_len, opslimit,               \
                       (size_t) memlimit));                                                   \
   }                                                                                          \
                                                                                              \
-  static napi_value nat_##p##_str_verify(napi_env env, napi_callback_info info) {            \
+  static napi_value nat_##p_str_verify(napi_env env, napi_callback_info info) {              \
     ARGS(2);                                                                                 \
     BUF(str, 0); BUF(passwd, 1);                                                             \
     LEN_EQ(str, p##_STRBYTES);                                                               \
-    NAT_PWHASH_VERIFY(p, str, passwd);                                                       \
+    NAT_PWHASH_VERIFY(p, p_str_verify, str, passwd);                                         \
   }                                                                                          \
                                                                                              \
-  static napi_value nat_##p##_str_needs_rehash(napi_env env, napi_callback_info info) {      \
+  static napi_value nat_##p_str_needs_rehash(napi_env env, napi_callback_info info) {        \
     ARGS(3);                                                                                 \
     BUF(str, 0);                                                                             \
     U64(opslimit, 1, p##_OPSLIMIT_MIN, p##_OPSLIMIT_MAX);                                    \
     U64(memlimit, 2, p##_MEMLIMIT_MIN, p##_MEMLIMIT_MAX);                                    \
     LEN_EQ(str, p##_STRBYTES);                                                               \
-    NAT_PWHASH_NEEDS_REHASH(p, str, opslimit, memlimit);                                     \
+    NAT_PWHASH_NEEDS_REHASH(p, p_str_needs_rehash, str, opslimit, memlimit);                 \
   }
 
-NAT_ARGON2(crypto_pwhash, crypto_pwhash_ALG_ARGON2I13, crypto_pwhash_ALG_ARGON2ID13)
-NAT_ARGON2(crypto_pwhash_argon2i, crypto_pwhash_argon2i_ALG_ARGON2I13,
+NAT_ARGON2(crypto_pwhash, crypto_pwhash_str, crypto_pwhash_str_verify,
+           crypto_pwhash_str_needs_rehash, crypto_pwhash_ALG_ARGON2I13,
+           crypto_pwhash_ALG_ARGON2ID13)
+NAT_ARGON2(crypto_pwhash_argon2i, crypto_pwhash_argon2i_str, crypto_pwhash_argon2i_str_verify,
+           crypto_pwhash_argon2i_str_needs_rehash, crypto_pwhash_argon2i_ALG_ARGON2I13,
            crypto_pwhash_argon2i_ALG_ARGON2I13)
-NAT_ARGON2(crypto_pwhash_argon2id, crypto_pwhash_argon2id_ALG_ARGON2ID13,
+NAT_ARGON2(crypto_pwhash_argon2id, crypto_pwhash_argon2id_str, crypto_pwhash_argon2id_str_verify,
+           crypto_pwhash_argon2id_str_needs_rehash, crypto_pwhash_argon2id_ALG_ARGON2ID13,
            crypto_pwhash_argon2id_ALG_ARGON2ID13)
 
 /* libsodium's crypto_pwhash_str with an explicit algorithm (sodium-native lacks it). */
@@ -143,7 +148,8 @@ static napi_value nat_crypto_pwhash_scryptsalsa208sha256_str_verify(napi_env env
   BUF(str, 0); BUF(passwd, 1);
   LEN_EQ(str, crypto_pwhash_scryptsalsa208sha256_STRBYTES);
   LEN_MIN(passwd, 1);
-  NAT_PWHASH_VERIFY(crypto_pwhash_scryptsalsa208sha256, str, passwd);
+  NAT_PWHASH_VERIFY(crypto_pwhash_scryptsalsa208sha256, crypto_pwhash_scryptsalsa208sha256_str_verify,
+                    str, passwd);
 }
 
 static napi_value nat_crypto_pwhash_scryptsalsa208sha256_str_needs_rehash(napi_env env,
@@ -155,7 +161,8 @@ static napi_value nat_crypto_pwhash_scryptsalsa208sha256_str_needs_rehash(napi_e
   U64(memlimit, 2, crypto_pwhash_scryptsalsa208sha256_MEMLIMIT_MIN,
       crypto_pwhash_scryptsalsa208sha256_MEMLIMIT_MAX);
   LEN_EQ(str, crypto_pwhash_scryptsalsa208sha256_STRBYTES);
-  NAT_PWHASH_NEEDS_REHASH(crypto_pwhash_scryptsalsa208sha256, str, opslimit, memlimit);
+  NAT_PWHASH_NEEDS_REHASH(crypto_pwhash_scryptsalsa208sha256,
+                          crypto_pwhash_scryptsalsa208sha256_str_needs_rehash, str, opslimit, memlimit);
 }
 
 /* libsodium's low-level scrypt with explicit N, r, p and any salt length (sodium-native lacks it).
@@ -362,14 +369,17 @@ static napi_value nat_crypto_pwhash_scryptsalsa208sha256_str_verify_async(napi_e
     FN(crypto_pwhash_scryptsalsa208sha256_str_async),                                          \
     FN(crypto_pwhash_scryptsalsa208sha256_str_verify_async),
 
-#define NAT_PWHASH_FNS(p) FN(p), FN(p##_str), FN(p##_str_verify), FN(p##_str_needs_rehash)
-
 NAT_FAMILY(pwhash,
   NAT_PWHASH_ASYNC
-  NAT_PWHASH_FNS(crypto_pwhash),
+  FN(crypto_pwhash), FN(crypto_pwhash_str), FN(crypto_pwhash_str_verify),
+  FN(crypto_pwhash_str_needs_rehash),
   FN(crypto_pwhash_str_alg),
-  NAT_PWHASH_FNS(crypto_pwhash_argon2i),
-  NAT_PWHASH_FNS(crypto_pwhash_argon2id),
+  FN(crypto_pwhash_argon2i), FN(crypto_pwhash_argon2i_str), FN(crypto_pwhash_argon2i_str_verify),
+  FN(crypto_pwhash_argon2i_str_needs_rehash),
+  FN(crypto_pwhash_argon2id), FN(crypto_pwhash_argon2id_str), FN(crypto_pwhash_argon2id_str_verify),
+  FN(crypto_pwhash_argon2id_str_needs_rehash),
   /* crypto_pwhash_scryptsalsa208sha256 */
-  NAT_PWHASH_FNS(crypto_pwhash_scryptsalsa208sha256),
+  FN(crypto_pwhash_scryptsalsa208sha256), FN(crypto_pwhash_scryptsalsa208sha256_str),
+  FN(crypto_pwhash_scryptsalsa208sha256_str_verify),
+  FN(crypto_pwhash_scryptsalsa208sha256_str_needs_rehash),
   FN(crypto_pwhash_scryptsalsa208sha256_ll));

@@ -8,27 +8,27 @@
 
 /* libsodium's secretbox memmove()s when c and m overlap, so any overlap of c and m is allowed
  * (in-place encryption included); only the tag must not share bytes with the message. */
-#define NAT_SECRETBOX(p)                                                                 \
-  static napi_value nat_##p##_easy(napi_env env, napi_callback_info info) {              \
+#define NAT_SECRETBOX(p, easy, open_easy, detached, open_detached)                       \
+  static napi_value nat_##easy(napi_env env, napi_callback_info info) {                  \
     ARGS(4);                                                                             \
     OUT(c, 0); BUF(m, 1); BUF(n, 2); BUF(k, 3);                                          \
     LEN_EQ(c, m_len + p##_MACBYTES);                                                     \
     LEN_EQ(n, p##_NONCEBYTES);                                                           \
     LEN_EQ(k, p##_KEYBYTES);                                                             \
-    RETURN_OK(p##_easy(c, m, m_len, n, k));                                              \
+    RETURN_OK(easy(c, m, m_len, n, k));                                                  \
   }                                                                                      \
                                                                                          \
-  static napi_value nat_##p##_open_easy(napi_env env, napi_callback_info info) {         \
+  static napi_value nat_##open_easy(napi_env env, napi_callback_info info) {             \
     ARGS(4);                                                                             \
     OUT(m, 0); BUF(c, 1); BUF(n, 2); BUF(k, 3);                                          \
     LEN_MIN(c, p##_MACBYTES);                                                            \
     LEN_EQ(m, c_len - p##_MACBYTES);                                                     \
     LEN_EQ(n, p##_NONCEBYTES);                                                           \
     LEN_EQ(k, p##_KEYBYTES);                                                             \
-    RETURN_BOOL(p##_open_easy(m, c, c_len, n, k));                                       \
+    RETURN_BOOL(open_easy(m, c, c_len, n, k));                                           \
   }                                                                                      \
                                                                                          \
-  static napi_value nat_##p##_detached(napi_env env, napi_callback_info info) {          \
+  static napi_value nat_##detached(napi_env env, napi_callback_info info) {              \
     ARGS(5);                                                                             \
     OUT(c, 0); OUT(mac, 1); BUF(m, 2); BUF(n, 3); BUF(k, 4);                             \
     LEN_EQ(c, m_len);                                                                    \
@@ -37,10 +37,10 @@
     LEN_EQ(k, p##_KEYBYTES);                                                             \
     NO_ALIAS(mac, m);                                                                    \
     NO_ALIAS(mac, c);                                                                    \
-    RETURN_OK(p##_detached(c, mac, m, m_len, n, k));                                     \
+    RETURN_OK(detached(c, mac, m, m_len, n, k));                                         \
   }                                                                                      \
                                                                                          \
-  static napi_value nat_##p##_open_detached(napi_env env, napi_callback_info info) {     \
+  static napi_value nat_##open_detached(napi_env env, napi_callback_info info) {         \
     ARGS(5);                                                                             \
     OUT(m, 0); BUF(c, 1); BUF(mac, 2); BUF(n, 3); BUF(k, 4);                             \
     LEN_EQ(m, c_len);                                                                    \
@@ -48,17 +48,21 @@
     LEN_EQ(n, p##_NONCEBYTES);                                                           \
     LEN_EQ(k, p##_KEYBYTES);                                                             \
     NO_ALIAS(m, mac);                                                                    \
-    RETURN_BOOL(p##_open_detached(m, c, mac, c_len, n, k));                              \
+    RETURN_BOOL(open_detached(m, c, mac, c_len, n, k));                                  \
   }
 
-NAT_SECRETBOX(crypto_secretbox)
-NAT_SECRETBOX(crypto_secretbox_xchacha20poly1305)
+NAT_SECRETBOX(crypto_secretbox, crypto_secretbox_easy, crypto_secretbox_open_easy,
+              crypto_secretbox_detached, crypto_secretbox_open_detached)
+NAT_SECRETBOX(crypto_secretbox_xchacha20poly1305, crypto_secretbox_xchacha20poly1305_easy,
+              crypto_secretbox_xchacha20poly1305_open_easy,
+              crypto_secretbox_xchacha20poly1305_detached,
+              crypto_secretbox_xchacha20poly1305_open_detached)
 
 /* The NaCl API: m starts with ZEROBYTES zero bytes, c with BOXZEROBYTES zero bytes, both the same
  * length. libsodium refuses shorter buffers with -1; here that is a RangeError like every other
  * length rule. XSalsa20 is not written for partially overlapping buffers, so only c == m is
  * allowed. */
-#define NAT_SECRETBOX_NACL(p)                                                            \
+#define NAT_SECRETBOX_NACL(p, open, keygen)                                              \
   static napi_value nat_##p(napi_env env, napi_callback_info info) {                     \
     ARGS(4);                                                                             \
     OUT(c, 0); BUF(m, 1); BUF(n, 2); BUF(k, 3);                                          \
@@ -70,7 +74,7 @@ NAT_SECRETBOX(crypto_secretbox_xchacha20poly1305)
     RETURN_OK(p(c, m, m_len, n, k));                                                     \
   }                                                                                      \
                                                                                          \
-  static napi_value nat_##p##_open(napi_env env, napi_callback_info info) {              \
+  static napi_value nat_##open(napi_env env, napi_callback_info info) {                  \
     ARGS(4);                                                                             \
     OUT(m, 0); BUF(c, 1); BUF(n, 2); BUF(k, 3);                                          \
     LEN_MIN(c, p##_ZEROBYTES);                                                           \
@@ -78,19 +82,20 @@ NAT_SECRETBOX(crypto_secretbox_xchacha20poly1305)
     LEN_EQ(n, p##_NONCEBYTES);                                                           \
     LEN_EQ(k, p##_KEYBYTES);                                                             \
     NO_OVERLAP(m, c);                                                                    \
-    RETURN_BOOL(p##_open(m, c, c_len, n, k));                                            \
+    RETURN_BOOL(open(m, c, c_len, n, k));                                                \
   }                                                                                      \
                                                                                          \
-  static napi_value nat_##p##_keygen(napi_env env, napi_callback_info info) {            \
+  static napi_value nat_##keygen(napi_env env, napi_callback_info info) {                \
     ARGS(1);                                                                             \
     OUT(k, 0);                                                                           \
     LEN_EQ(k, p##_KEYBYTES);                                                             \
-    p##_keygen(k);                                                                       \
+    keygen(k);                                                                           \
     return nat_undefined(env);                                                           \
   }
 
-NAT_SECRETBOX_NACL(crypto_secretbox)
-NAT_SECRETBOX_NACL(crypto_secretbox_xsalsa20poly1305)
+NAT_SECRETBOX_NACL(crypto_secretbox, crypto_secretbox_open, crypto_secretbox_keygen)
+NAT_SECRETBOX_NACL(crypto_secretbox_xsalsa20poly1305, crypto_secretbox_xsalsa20poly1305_open,
+                   crypto_secretbox_xsalsa20poly1305_keygen)
 
 /* crypto_secretstream_xchacha20poly1305 */
 
@@ -182,12 +187,10 @@ static napi_value nat_crypto_secretstream_xchacha20poly1305_rekey(napi_env env,
   return nat_undefined(env);
 }
 
-#define NAT_SECRETBOX_FNS(p) \
-  FN(p##_easy), FN(p##_open_easy), FN(p##_detached), FN(p##_open_detached)
-
 NAT_FAMILY(secretbox,
   /* crypto_secretbox */
-  NAT_SECRETBOX_FNS(crypto_secretbox),
+  FN(crypto_secretbox_easy), FN(crypto_secretbox_open_easy), FN(crypto_secretbox_detached),
+  FN(crypto_secretbox_open_detached),
   FN(crypto_secretbox_keygen),
   FN(crypto_secretbox),
   FN(crypto_secretbox_open),
@@ -196,7 +199,9 @@ NAT_FAMILY(secretbox,
   FN(crypto_secretbox_xsalsa20poly1305_open),
   FN(crypto_secretbox_xsalsa20poly1305_keygen),
   /* crypto_secretbox_xchacha20poly1305 */
-  NAT_SECRETBOX_FNS(crypto_secretbox_xchacha20poly1305),
+  FN(crypto_secretbox_xchacha20poly1305_easy), FN(crypto_secretbox_xchacha20poly1305_open_easy),
+  FN(crypto_secretbox_xchacha20poly1305_detached),
+  FN(crypto_secretbox_xchacha20poly1305_open_detached),
   /* crypto_secretstream_xchacha20poly1305 */
   FN(crypto_secretstream_xchacha20poly1305_keygen),
   FN(crypto_secretstream_xchacha20poly1305_init_push),

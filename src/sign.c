@@ -15,9 +15,9 @@
       return nat_throw_range(env, #x, "must be " #a " or " #b " bytes long");                  \
   } while (0)
 
-#define NAT_SIGN(p)                                                                             \
+#define NAT_SIGN(p, keypair, seed_keypair, open, detached, verify_detached)                     \
   /* libsodium writes sk before it has read all of seed, and pk before it copies it into sk. */ \
-  NAT_KEYPAIRS(p, NAT_SEED_APART)                                                               \
+  NAT_KEYPAIRS(p, keypair, seed_keypair, NAT_SEED_APART)                                        \
                                                                                                 \
   /* libsodium moves m into sm before signing, so m may overlap sm; sk must not. */             \
   static napi_value nat_##p(napi_env env, napi_callback_info info) {                            \
@@ -30,38 +30,41 @@
   }                                                                                             \
                                                                                                 \
   /* m is zeroed by libsodium when the signature does not verify. */                            \
-  static napi_value nat_##p##_open(napi_env env, napi_callback_info info) {                     \
+  static napi_value nat_##open(napi_env env, napi_callback_info info) {                         \
     ARGS(3);                                                                                    \
     OUT(m, 0); BUF(sm, 1); BUF(pk, 2);                                                          \
     LEN_MIN(sm, p##_BYTES);                                                                     \
     LEN_EQ(m, sm_len - p##_BYTES);                                                              \
     LEN_EQ(pk, p##_PUBLICKEYBYTES);                                                             \
-    RETURN_BOOL(p##_open(m, NULL, sm, sm_len, pk));                                             \
+    RETURN_BOOL(open(m, NULL, sm, sm_len, pk));                                                 \
   }                                                                                             \
                                                                                                 \
   /* sig is written before m is hashed a second time. */                                        \
-  static napi_value nat_##p##_detached(napi_env env, napi_callback_info info) {                 \
+  static napi_value nat_##detached(napi_env env, napi_callback_info info) {                     \
     ARGS(3);                                                                                    \
     OUT(sig, 0); BUF(m, 1); BUF(sk, 2);                                                         \
     LEN_EQ(sig, p##_BYTES);                                                                     \
     LEN_EQ(sk, p##_SECRETKEYBYTES);                                                             \
     NO_ALIAS(sig, m);                                                                           \
-    RETURN_OK(p##_detached(sig, NULL, m, m_len, sk));                                           \
+    RETURN_OK(detached(sig, NULL, m, m_len, sk));                                               \
   }                                                                                             \
                                                                                                 \
   /* sodium-native takes a longer sig and checks its first 64 bytes, so a signature with        \
    * trailing garbage verified (Wycheproof ed25519 tcId 33, 34, 37): here it is answered false. */ \
-  static napi_value nat_##p##_verify_detached(napi_env env, napi_callback_info info) {          \
+  static napi_value nat_##verify_detached(napi_env env, napi_callback_info info) {              \
     ARGS(3);                                                                                    \
     BUF(sig, 0); BUF(m, 1); BUF(pk, 2);                                                         \
     LEN_MIN(sig, p##_BYTES);                                                                    \
     LEN_EQ(pk, p##_PUBLICKEYBYTES);                                                             \
     if (sig_len != p##_BYTES) return nat_bool(env, false);                                      \
-    RETURN_BOOL(p##_verify_detached(sig, m, m_len, pk));                                        \
+    RETURN_BOOL(verify_detached(sig, m, m_len, pk));                                            \
   }
 
-NAT_SIGN(crypto_sign)
-NAT_SIGN(crypto_sign_ed25519)
+NAT_SIGN(crypto_sign, crypto_sign_keypair, crypto_sign_seed_keypair, crypto_sign_open,
+         crypto_sign_detached, crypto_sign_verify_detached)
+NAT_SIGN(crypto_sign_ed25519, crypto_sign_ed25519_keypair, crypto_sign_ed25519_seed_keypair,
+         crypto_sign_ed25519_open, crypto_sign_ed25519_detached,
+         crypto_sign_ed25519_verify_detached)
 
 static napi_value nat_crypto_sign_ed25519_sk_to_pk(napi_env env, napi_callback_info info) {
   ARGS(2);
@@ -99,49 +102,52 @@ static napi_value nat_crypto_sign_ed25519_sk_to_curve25519(napi_env env, napi_ca
 
 /* Ed25519ph (RFC 8032 5.1, prehashed with SHA-512): init, update with any number of chunks, then
  * final_create or final_verify, which wipe the state as libsodium's SHA-512 final does. */
-#define NAT_SIGN_PH(p, type)                                                                    \
-  static napi_value nat_##p##_init(napi_env env, napi_callback_info info) {                     \
+#define NAT_SIGN_PH(p, init, update, final_create, final_verify, type)                          \
+  static napi_value nat_##init(napi_env env, napi_callback_info info) {                         \
     ARGS(1);                                                                                    \
     STATE(state, 0, type);                                                                      \
-    int rc = p##_init(&state);                                                                  \
+    int rc = init(&state);                                                                      \
     STATE_SAVE_IF_OK(state, rc);                                                                \
     RETURN_OK(rc);                                                                              \
   }                                                                                             \
                                                                                                 \
-  static napi_value nat_##p##_update(napi_env env, napi_callback_info info) {                   \
+  static napi_value nat_##update(napi_env env, napi_callback_info info) {                       \
     ARGS(2);                                                                                    \
     STATE(state, 0, type);                                                                      \
     BUF(m, 1);                                                                                  \
-    int rc = p##_update(&state, m, m_len);                                                      \
+    int rc = update(&state, m, m_len);                                                          \
     STATE_SAVE_IF_OK(state, rc);                                                                \
     RETURN_OK(rc);                                                                              \
   }                                                                                             \
                                                                                                 \
-  static napi_value nat_##p##_final_create(napi_env env, napi_callback_info info) {             \
+  static napi_value nat_##final_create(napi_env env, napi_callback_info info) {                 \
     ARGS(3);                                                                                    \
     STATE(state, 0, type);                                                                      \
     OUT(sig, 1); BUF(sk, 2);                                                                    \
     STATE_APART(state, sig);                                                                    \
     LEN_EQ(sig, crypto_sign_BYTES);                                                             \
     LEN_EQ(sk, crypto_sign_SECRETKEYBYTES);                                                     \
-    int rc = p##_final_create(&state, sig, NULL, sk);                                           \
+    int rc = final_create(&state, sig, NULL, sk);                                               \
     STATE_SAVE_IF_OK(state, rc);                                                                \
     RETURN_OK(rc);                                                                              \
   }                                                                                             \
                                                                                                 \
-  static napi_value nat_##p##_final_verify(napi_env env, napi_callback_info info) {             \
+  static napi_value nat_##final_verify(napi_env env, napi_callback_info info) {                 \
     ARGS(3);                                                                                    \
     STATE(state, 0, type);                                                                      \
     BUF(sig, 1); BUF(pk, 2);                                                                    \
     LEN_EQ(sig, crypto_sign_BYTES);                                                             \
     LEN_EQ(pk, crypto_sign_PUBLICKEYBYTES);                                                     \
-    int rc = p##_final_verify(&state, sig, pk);                                                 \
+    int rc = final_verify(&state, sig, pk);                                                     \
     STATE_SAVE(state);                                                                          \
     RETURN_BOOL(rc);                                                                            \
   }
 
-NAT_SIGN_PH(crypto_sign, crypto_sign_state)
-NAT_SIGN_PH(crypto_sign_ed25519ph, crypto_sign_ed25519ph_state)
+NAT_SIGN_PH(crypto_sign, crypto_sign_init, crypto_sign_update, crypto_sign_final_create,
+            crypto_sign_final_verify, crypto_sign_state)
+NAT_SIGN_PH(crypto_sign_ed25519ph, crypto_sign_ed25519ph_init, crypto_sign_ed25519ph_update,
+            crypto_sign_ed25519ph_final_create, crypto_sign_ed25519ph_final_verify,
+            crypto_sign_ed25519ph_state)
 
 /* extension_tweak_ed25519_*: sodium-native 5.1.0's experimental key tweaking, with its messages
  * when the curve arithmetic refuses. ns (a namespace) may have any length. */

@@ -11,7 +11,7 @@
 
 /* MESSAGEBYTES_MAX is checked because libsodium aborts the process past it (it binds only for the
  * IETF variant; the others allow SIZE_MAX). */
-#define NAT_STREAM(p)                                                              \
+#define NAT_STREAM(p, xor, keygen)                                                 \
   static napi_value nat_##p(napi_env env, napi_callback_info info) {               \
     ARGS(3);                                                                       \
     OUT(c, 0); BUF(n, 1); BUF(k, 2);                                               \
@@ -21,7 +21,7 @@
     RETURN_OK(p(c, c_len, n, k));                                                  \
   }                                                                                \
                                                                                    \
-  static napi_value nat_##p##_xor(napi_env env, napi_callback_info info) {         \
+  static napi_value nat_##xor(napi_env env, napi_callback_info info) {             \
     ARGS(4);                                                                       \
     OUT(c, 0); BUF(m, 1); BUF(n, 2); BUF(k, 3);                                    \
     LEN_MAX(m, p##_MESSAGEBYTES_MAX);                                              \
@@ -29,40 +29,41 @@
     LEN_EQ(n, p##_NONCEBYTES);                                                     \
     LEN_EQ(k, p##_KEYBYTES);                                                       \
     NO_OVERLAP(c, m);                                                              \
-    RETURN_OK(p##_xor(c, m, m_len, n, k));                                         \
+    RETURN_OK(xor(c, m, m_len, n, k));                                             \
   }                                                                                \
                                                                                    \
-  static napi_value nat_##p##_keygen(napi_env env, napi_callback_info info) {      \
+  static napi_value nat_##keygen(napi_env env, napi_callback_info info) {          \
     ARGS(1);                                                                       \
     OUT(k, 0);                                                                     \
     LEN_EQ(k, p##_KEYBYTES);                                                       \
-    p##_keygen(k);                                                                 \
+    keygen(k);                                                                     \
     return nat_undefined(env);                                                     \
   }
 
 /* xor_ic for the 64-bit block counters (libsodium's uint64_t ic; sodium-native reads a uint32). */
-#define NAT_STREAM_IC(p)                                                           \
-  static napi_value nat_##p##_xor_ic(napi_env env, napi_callback_info info) {      \
+#define NAT_STREAM_IC(p, xor_ic)                                                   \
+  static napi_value nat_##xor_ic(napi_env env, napi_callback_info info) {          \
     ARGS(5);                                                                       \
     OUT(c, 0); BUF(m, 1); BUF(n, 2); U64(ic, 3, 0, NAT_IC_MAX); BUF(k, 4);         \
     LEN_EQ(c, m_len);                                                              \
     LEN_EQ(n, p##_NONCEBYTES);                                                     \
     LEN_EQ(k, p##_KEYBYTES);                                                       \
     NO_OVERLAP(c, m);                                                              \
-    RETURN_OK(p##_xor_ic(c, m, m_len, n, ic, k));                                  \
+    RETURN_OK(xor_ic(c, m, m_len, n, ic, k));                                      \
   }
 
-NAT_STREAM(crypto_stream)
-NAT_STREAM(crypto_stream_xsalsa20)
-NAT_STREAM(crypto_stream_salsa20)
-NAT_STREAM(crypto_stream_salsa2012)
-NAT_STREAM(crypto_stream_chacha20)
-NAT_STREAM(crypto_stream_chacha20_ietf)
-NAT_STREAM(crypto_stream_xchacha20)
-NAT_STREAM_IC(crypto_stream_xsalsa20)
-NAT_STREAM_IC(crypto_stream_salsa20)
-NAT_STREAM_IC(crypto_stream_chacha20)
-NAT_STREAM_IC(crypto_stream_xchacha20)
+NAT_STREAM(crypto_stream, crypto_stream_xor, crypto_stream_keygen)
+NAT_STREAM(crypto_stream_xsalsa20, crypto_stream_xsalsa20_xor, crypto_stream_xsalsa20_keygen)
+NAT_STREAM(crypto_stream_salsa20, crypto_stream_salsa20_xor, crypto_stream_salsa20_keygen)
+NAT_STREAM(crypto_stream_salsa2012, crypto_stream_salsa2012_xor, crypto_stream_salsa2012_keygen)
+NAT_STREAM(crypto_stream_chacha20, crypto_stream_chacha20_xor, crypto_stream_chacha20_keygen)
+NAT_STREAM(crypto_stream_chacha20_ietf, crypto_stream_chacha20_ietf_xor,
+           crypto_stream_chacha20_ietf_keygen)
+NAT_STREAM(crypto_stream_xchacha20, crypto_stream_xchacha20_xor, crypto_stream_xchacha20_keygen)
+NAT_STREAM_IC(crypto_stream_xsalsa20, crypto_stream_xsalsa20_xor_ic)
+NAT_STREAM_IC(crypto_stream_salsa20, crypto_stream_salsa20_xor_ic)
+NAT_STREAM_IC(crypto_stream_chacha20, crypto_stream_chacha20_xor_ic)
+NAT_STREAM_IC(crypto_stream_xchacha20, crypto_stream_xchacha20_xor_ic)
 
 /* The IETF counter is 32 bits and libsodium aborts when a message would run it past 2^32 blocks,
  * so ic's upper bound depends on m's length: ic + ceil(m_len / 64) <= 2^32. */
@@ -158,8 +159,9 @@ static bool nat_xor_update(unsigned char *c, const unsigned char *m, size_t len,
   return true;
 }
 
-#define NAT_STREAM_XOR_STATEFUL(p, xor_ic, max_blocks)                                   \
-  static napi_value nat_##p##_xor_init(napi_env env, napi_callback_info info) {          \
+#define NAT_STREAM_XOR_STATEFUL(p, xor_ic, max_blocks, xor_init, xor_update, xor_final,      \
+                                xor_wrap_init, xor_wrap_update, xor_wrap_final)          \
+  static napi_value nat_##xor_init(napi_env env, napi_callback_info info) {              \
     ARGS(3);                                                                             \
     STATE(state, 0, p##_xor_state);                                                      \
     BUF(n, 1); BUF(k, 2);                                                                \
@@ -173,7 +175,7 @@ static bool nat_xor_update(unsigned char *c, const unsigned char *m, size_t len,
     return nat_undefined(env);                                                           \
   }                                                                                      \
                                                                                          \
-  static napi_value nat_##p##_xor_update(napi_env env, napi_callback_info info) {        \
+  static napi_value nat_##xor_update(napi_env env, napi_callback_info info) {            \
     ARGS(3);                                                                             \
     STATE(state, 0, p##_xor_state);                                                      \
     OUT(c, 1); BUF(m, 2);                                                                \
@@ -190,7 +192,7 @@ static bool nat_xor_update(unsigned char *c, const unsigned char *m, size_t len,
     return nat_undefined(env);                                                           \
   }                                                                                      \
                                                                                          \
-  static napi_value nat_##p##_xor_final(napi_env env, napi_callback_info info) {         \
+  static napi_value nat_##xor_final(napi_env env, napi_callback_info info) {             \
     ARGS(1);                                                                             \
     STATE(state, 0, p##_xor_state);                                                      \
     sodium_memzero(&state, sizeof state);                                                \
@@ -199,49 +201,75 @@ static bool nat_xor_update(unsigned char *c, const unsigned char *m, size_t len,
   }                                                                                      \
                                                                                          \
   /* sodium-native 5.1.0 also names them *_wrap_* (its JS versions of those are broken). */ \
-  static napi_value nat_##p##_xor_wrap_init(napi_env env, napi_callback_info info) {     \
-    return nat_##p##_xor_init(env, info);                                                \
+  static napi_value nat_##xor_wrap_init(napi_env env, napi_callback_info info) {         \
+    return nat_##xor_init(env, info);                                                    \
   }                                                                                      \
-  static napi_value nat_##p##_xor_wrap_update(napi_env env, napi_callback_info info) {   \
-    return nat_##p##_xor_update(env, info);                                              \
+  static napi_value nat_##xor_wrap_update(napi_env env, napi_callback_info info) {       \
+    return nat_##xor_update(env, info);                                                  \
   }                                                                                      \
-  static napi_value nat_##p##_xor_wrap_final(napi_env env, napi_callback_info info) {    \
-    return nat_##p##_xor_final(env, info);                                               \
+  static napi_value nat_##xor_wrap_final(napi_env env, napi_callback_info info) {        \
+    return nat_##xor_final(env, info);                                                   \
   }
 
-NAT_STREAM_XOR_STATEFUL(crypto_stream, crypto_stream_xsalsa20_xor_ic, UINT64_MAX)
-NAT_STREAM_XOR_STATEFUL(crypto_stream_chacha20, crypto_stream_chacha20_xor_ic, UINT64_MAX)
-NAT_STREAM_XOR_STATEFUL(crypto_stream_chacha20_ietf, nat_chacha20_ietf_xor_ic, 1ULL << 32)
-NAT_STREAM_XOR_STATEFUL(crypto_stream_xchacha20, crypto_stream_xchacha20_xor_ic, UINT64_MAX)
-NAT_STREAM_XOR_STATEFUL(crypto_stream_salsa20, crypto_stream_salsa20_xor_ic, UINT64_MAX)
-
-#define NAT_STREAM_FNS(p) FN(p), FN(p##_xor), FN(p##_keygen)
-#define NAT_STREAM_XOR_STATEFUL_FNS(p)                                          \
-  FN(p##_xor_init), FN(p##_xor_update), FN(p##_xor_final), FN(p##_xor_wrap_init), \
-    FN(p##_xor_wrap_update), FN(p##_xor_wrap_final)
+NAT_STREAM_XOR_STATEFUL(crypto_stream, crypto_stream_xsalsa20_xor_ic, UINT64_MAX,
+                        crypto_stream_xor_init, crypto_stream_xor_update, crypto_stream_xor_final,
+                        crypto_stream_xor_wrap_init, crypto_stream_xor_wrap_update,
+                        crypto_stream_xor_wrap_final)
+NAT_STREAM_XOR_STATEFUL(crypto_stream_chacha20, crypto_stream_chacha20_xor_ic, UINT64_MAX,
+                        crypto_stream_chacha20_xor_init, crypto_stream_chacha20_xor_update,
+                        crypto_stream_chacha20_xor_final, crypto_stream_chacha20_xor_wrap_init,
+                        crypto_stream_chacha20_xor_wrap_update,
+                        crypto_stream_chacha20_xor_wrap_final)
+NAT_STREAM_XOR_STATEFUL(crypto_stream_chacha20_ietf, nat_chacha20_ietf_xor_ic, 1ULL << 32,
+                        crypto_stream_chacha20_ietf_xor_init,
+                        crypto_stream_chacha20_ietf_xor_update,
+                        crypto_stream_chacha20_ietf_xor_final,
+                        crypto_stream_chacha20_ietf_xor_wrap_init,
+                        crypto_stream_chacha20_ietf_xor_wrap_update,
+                        crypto_stream_chacha20_ietf_xor_wrap_final)
+NAT_STREAM_XOR_STATEFUL(crypto_stream_xchacha20, crypto_stream_xchacha20_xor_ic, UINT64_MAX,
+                        crypto_stream_xchacha20_xor_init, crypto_stream_xchacha20_xor_update,
+                        crypto_stream_xchacha20_xor_final, crypto_stream_xchacha20_xor_wrap_init,
+                        crypto_stream_xchacha20_xor_wrap_update,
+                        crypto_stream_xchacha20_xor_wrap_final)
+NAT_STREAM_XOR_STATEFUL(crypto_stream_salsa20, crypto_stream_salsa20_xor_ic, UINT64_MAX,
+                        crypto_stream_salsa20_xor_init, crypto_stream_salsa20_xor_update,
+                        crypto_stream_salsa20_xor_final, crypto_stream_salsa20_xor_wrap_init,
+                        crypto_stream_salsa20_xor_wrap_update, crypto_stream_salsa20_xor_wrap_final)
 
 NAT_FAMILY(stream,
   /* crypto_stream (XSalsa20) */
-  NAT_STREAM_FNS(crypto_stream),
-  NAT_STREAM_XOR_STATEFUL_FNS(crypto_stream),
+  FN(crypto_stream), FN(crypto_stream_xor), FN(crypto_stream_keygen),
+  FN(crypto_stream_xor_init), FN(crypto_stream_xor_update), FN(crypto_stream_xor_final),
+  FN(crypto_stream_xor_wrap_init), FN(crypto_stream_xor_wrap_update),
+  FN(crypto_stream_xor_wrap_final),
   /* crypto_stream_xsalsa20 */
-  NAT_STREAM_FNS(crypto_stream_xsalsa20),
+  FN(crypto_stream_xsalsa20), FN(crypto_stream_xsalsa20_xor), FN(crypto_stream_xsalsa20_keygen),
   FN(crypto_stream_xsalsa20_xor_ic),
   /* crypto_stream_salsa20 */
-  NAT_STREAM_FNS(crypto_stream_salsa20),
+  FN(crypto_stream_salsa20), FN(crypto_stream_salsa20_xor), FN(crypto_stream_salsa20_keygen),
   FN(crypto_stream_salsa20_xor_ic),
-  NAT_STREAM_XOR_STATEFUL_FNS(crypto_stream_salsa20),
+  FN(crypto_stream_salsa20_xor_init), FN(crypto_stream_salsa20_xor_update),
+  FN(crypto_stream_salsa20_xor_final), FN(crypto_stream_salsa20_xor_wrap_init),
+  FN(crypto_stream_salsa20_xor_wrap_update), FN(crypto_stream_salsa20_xor_wrap_final),
   /* crypto_stream_salsa2012 (salsa208 is deprecated in libsodium and left out) */
-  NAT_STREAM_FNS(crypto_stream_salsa2012),
+  FN(crypto_stream_salsa2012), FN(crypto_stream_salsa2012_xor), FN(crypto_stream_salsa2012_keygen),
   /* crypto_stream_chacha20 */
-  NAT_STREAM_FNS(crypto_stream_chacha20),
+  FN(crypto_stream_chacha20), FN(crypto_stream_chacha20_xor), FN(crypto_stream_chacha20_keygen),
   FN(crypto_stream_chacha20_xor_ic),
-  NAT_STREAM_XOR_STATEFUL_FNS(crypto_stream_chacha20),
+  FN(crypto_stream_chacha20_xor_init), FN(crypto_stream_chacha20_xor_update),
+  FN(crypto_stream_chacha20_xor_final), FN(crypto_stream_chacha20_xor_wrap_init),
+  FN(crypto_stream_chacha20_xor_wrap_update), FN(crypto_stream_chacha20_xor_wrap_final),
   /* crypto_stream_chacha20_ietf */
-  NAT_STREAM_FNS(crypto_stream_chacha20_ietf),
+  FN(crypto_stream_chacha20_ietf), FN(crypto_stream_chacha20_ietf_xor),
+  FN(crypto_stream_chacha20_ietf_keygen),
   FN(crypto_stream_chacha20_ietf_xor_ic),
-  NAT_STREAM_XOR_STATEFUL_FNS(crypto_stream_chacha20_ietf),
+  FN(crypto_stream_chacha20_ietf_xor_init), FN(crypto_stream_chacha20_ietf_xor_update),
+  FN(crypto_stream_chacha20_ietf_xor_final), FN(crypto_stream_chacha20_ietf_xor_wrap_init),
+  FN(crypto_stream_chacha20_ietf_xor_wrap_update), FN(crypto_stream_chacha20_ietf_xor_wrap_final),
   /* crypto_stream_xchacha20 */
-  NAT_STREAM_FNS(crypto_stream_xchacha20),
+  FN(crypto_stream_xchacha20), FN(crypto_stream_xchacha20_xor), FN(crypto_stream_xchacha20_keygen),
   FN(crypto_stream_xchacha20_xor_ic),
-  NAT_STREAM_XOR_STATEFUL_FNS(crypto_stream_xchacha20));
+  FN(crypto_stream_xchacha20_xor_init), FN(crypto_stream_xchacha20_xor_update),
+  FN(crypto_stream_xchacha20_xor_final), FN(crypto_stream_xchacha20_xor_wrap_init),
+  FN(crypto_stream_xchacha20_xor_wrap_update), FN(crypto_stream_xchacha20_xor_wrap_final));

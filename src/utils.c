@@ -96,18 +96,18 @@ static napi_value nat_sodium_memzero(napi_env env, napi_callback_info info) {
 }
 
 /* crypto_verify_16/32/64: constant-time equality of fixed-size secrets, true when equal */
-#define NAT_VERIFY(n)                                                                   \
-  static napi_value nat_crypto_verify_##n(napi_env env, napi_callback_info info) {      \
+#define NAT_VERIFY(p)                                                                   \
+  static napi_value nat_##p(napi_env env, napi_callback_info info) {                    \
     ARGS(2);                                                                            \
     BUF(x, 0); BUF(y, 1);                                                               \
-    LEN_EQ(x, crypto_verify_##n##_BYTES);                                               \
-    LEN_EQ(y, crypto_verify_##n##_BYTES);                                               \
-    RETURN_BOOL(crypto_verify_##n(x, y));                                               \
+    LEN_EQ(x, p##_BYTES);                                                               \
+    LEN_EQ(y, p##_BYTES);                                                               \
+    RETURN_BOOL(p(x, y));                                                               \
   }
 
-NAT_VERIFY(16)
-NAT_VERIFY(32)
-NAT_VERIFY(64)
+NAT_VERIFY(crypto_verify_16)
+NAT_VERIFY(crypto_verify_32)
+NAT_VERIFY(crypto_verify_64)
 
 /* ISO/IEC 7816-4 padding. The checks are sodium-native's (both lengths within buf, a block of at
  * least one byte, room for the padded length), so libsodium's own refusal cannot happen in pad. */
@@ -306,8 +306,8 @@ static napi_value nat_sodium_free(napi_env env, napi_callback_info info) {
 
 /* The region's start, not the view's: sodium-native passes buf.buffer too. An empty region
  * (sodium_malloc(0)) has no address on the JS side, and nothing to protect. */
-#define NAT_MPROTECT(name, fail)                                                        \
-  static napi_value nat_sodium_mprotect_##name(napi_env env, napi_callback_info info) { \
+#define NAT_MPROTECT(mprotect, fail)                                                    \
+  static napi_value nat_##mprotect(napi_env env, napi_callback_info info) {             \
     ARGS(1);                                                                            \
     BUF(ptr, 0);                                                                        \
     napi_value arraybuffer = nat_secure_arraybuffer(env, argv[0]);                      \
@@ -315,13 +315,13 @@ static napi_value nat_sodium_free(napi_env env, napi_callback_info info) {
     FAIL_IF(arraybuffer == NULL ||                                                      \
               napi_get_arraybuffer_info(env, arraybuffer, &region, NULL) != napi_ok,    \
             fail);                                                                      \
-    FAIL_IF(region != NULL && sodium_mprotect_##name(region) != 0, fail);               \
+    FAIL_IF(region != NULL && mprotect(region) != 0, fail);                             \
     return nat_undefined(env);                                                          \
   }
 
-NAT_MPROTECT(noaccess, "failed to lock buffer")
-NAT_MPROTECT(readonly, "failed to unlock buffer")
-NAT_MPROTECT(readwrite, "failed to unlock buffer")
+NAT_MPROTECT(sodium_mprotect_noaccess, "failed to lock buffer")
+NAT_MPROTECT(sodium_mprotect_readonly, "failed to unlock buffer")
+NAT_MPROTECT(sodium_mprotect_readwrite, "failed to unlock buffer")
 
 static napi_value nat_sodium_mlock(napi_env env, napi_callback_info info) {
   ARGS(1);
