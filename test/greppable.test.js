@@ -1,6 +1,7 @@
 'use strict'
-// Every function is spelled with its full libsodium name where it is defined and registered, so
-// `git grep -n crypto_aead_xchacha20poly1305_ietf_encrypt` lists its C binding (CONTRIBUTING.md).
+// Every function is spelled with its full libsodium name where it is defined and registered, and
+// in its table entry, so `git grep -n crypto_aead_xchacha20poly1305_ietf_encrypt` lists its C
+// binding and its entry in lib/symbols (CONTRIBUTING.md).
 // Token pasting of name fragments (nat_##p##_keygen) would hide a function from that grep: for
 // each symbol of the table, some src/*.c must register it as FN(<name>) and define it, either as
 // a plain `nat_<name>(` function or by passing <name> whole to a defining macro.
@@ -26,6 +27,17 @@ describe('greppable: every function spelled in full in its C binding', () => {
       const rest = text.split(`FN(${name})`).join('')
       const word = new RegExp(`(^|[^A-Za-z0-9_])(nat_)?${name}([^A-Za-z0-9_]|$)`)
       if (!word.test(rest)) problems.push(`${name}: registered in src/${f} but not defined there under its full name`)
+    }
+    assert.deepStrictEqual(problems, [])
+  })
+
+  it('each symbol is written out in full in its family file of the table (lib/symbols/<family>.js)', () => {
+    const problems = []
+    const texts = {}
+    for (const [name, entry] of Object.entries(symbols)) {
+      const text = texts[entry.family] = texts[entry.family] || fs.readFileSync(path.join(__dirname, '..', 'lib', 'symbols', `${entry.family}.js`), 'utf8')
+      // a key (name: {...}) or a quoted name handed to spelled()
+      if (!new RegExp(`(^\\s+${name}:|'${name}')`, 'm').test(text)) problems.push(`${name}: not spelled in lib/symbols/${entry.family}.js`)
     }
     assert.deepStrictEqual(problems, [])
   })

@@ -1,6 +1,6 @@
 'use strict'
 // crypto_aead_*: six constructions with one calling convention (src/aead.c).
-const { out, buf, opt, nul, state, fixed, plus, minus, same, atLeast } = require('./kinds')
+const { out, buf, opt, nul, state, fixed, plus, minus, same, atLeast, spelled } = require('./kinds')
 
 function aead (name) {
   const p = `crypto_aead_${name}`
@@ -34,12 +34,29 @@ const ctx = state('ctx', 'crypto_aead_aes256gcm_STATEBYTES')
 const npub = buf('npub', fixed(`${gcm}_NPUBBYTES`))
 
 module.exports = {
-  ...aead('xchacha20poly1305_ietf'),
-  ...aead('chacha20poly1305_ietf'),
-  ...aead('chacha20poly1305'),
-  ...aead('aegis128l'),
-  ...aead('aegis256'),
-  ...aead('aes256gcm'),
+  ...spelled(aead('xchacha20poly1305_ietf'),
+    'crypto_aead_xchacha20poly1305_ietf_encrypt', 'crypto_aead_xchacha20poly1305_ietf_decrypt',
+    'crypto_aead_xchacha20poly1305_ietf_encrypt_detached',
+    'crypto_aead_xchacha20poly1305_ietf_decrypt_detached', 'crypto_aead_xchacha20poly1305_ietf_keygen'),
+  ...spelled(aead('chacha20poly1305_ietf'),
+    'crypto_aead_chacha20poly1305_ietf_encrypt', 'crypto_aead_chacha20poly1305_ietf_decrypt',
+    'crypto_aead_chacha20poly1305_ietf_encrypt_detached',
+    'crypto_aead_chacha20poly1305_ietf_decrypt_detached', 'crypto_aead_chacha20poly1305_ietf_keygen'),
+  ...spelled(aead('chacha20poly1305'),
+    'crypto_aead_chacha20poly1305_encrypt', 'crypto_aead_chacha20poly1305_decrypt',
+    'crypto_aead_chacha20poly1305_encrypt_detached', 'crypto_aead_chacha20poly1305_decrypt_detached',
+    'crypto_aead_chacha20poly1305_keygen'),
+  ...spelled(aead('aegis128l'),
+    'crypto_aead_aegis128l_encrypt', 'crypto_aead_aegis128l_decrypt',
+    'crypto_aead_aegis128l_encrypt_detached', 'crypto_aead_aegis128l_decrypt_detached',
+    'crypto_aead_aegis128l_keygen'),
+  ...spelled(aead('aegis256'),
+    'crypto_aead_aegis256_encrypt', 'crypto_aead_aegis256_decrypt', 'crypto_aead_aegis256_encrypt_detached',
+    'crypto_aead_aegis256_decrypt_detached', 'crypto_aead_aegis256_keygen'),
+  ...spelled(aead('aes256gcm'),
+    'crypto_aead_aes256gcm_encrypt', 'crypto_aead_aes256gcm_decrypt',
+    'crypto_aead_aes256gcm_encrypt_detached', 'crypto_aead_aes256gcm_decrypt_detached',
+    'crypto_aead_aes256gcm_keygen'),
   crypto_aead_aes256gcm_is_available: { args: [], returns: 'bool' },
   crypto_aead_aes256gcm_beforenm: {
     args: [ctx, buf('k', fixed(`${gcm}_KEYBYTES`))],

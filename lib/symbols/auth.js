@@ -3,7 +3,7 @@
 // Every MAC has the one-shot trio p(out, in, k), p_verify(h, in, k) -> boolean, p_keygen(k);
 // the HMACs and Poly1305 also stream through p_init(state, key), p_update(state, in),
 // p_final(state, out). HMAC keys for *_init may have any length; Poly1305 keys are KEYBYTES.
-const { out, buf, state, fixed } = require('./kinds')
+const { out, buf, state, fixed, spelled } = require('./kinds')
 
 function mac (p) {
   const key = fixed(`${p}_KEYBYTES`)
@@ -27,10 +27,22 @@ const hmac = (p) => ({ ...mac(p), ...stream(p) })
 const poly1305 = (p) => ({ ...mac(p), ...stream(p, fixed(`${p}_KEYBYTES`)) })
 
 module.exports = {
-  ...mac('crypto_auth'),
-  ...hmac('crypto_auth_hmacsha256'),
-  ...hmac('crypto_auth_hmacsha512'),
-  ...hmac('crypto_auth_hmacsha512256'),
-  ...poly1305('crypto_onetimeauth'),
-  ...poly1305('crypto_onetimeauth_poly1305')
+  ...spelled(mac('crypto_auth'),
+    'crypto_auth', 'crypto_auth_verify', 'crypto_auth_keygen'),
+  ...spelled(hmac('crypto_auth_hmacsha256'),
+    'crypto_auth_hmacsha256', 'crypto_auth_hmacsha256_verify', 'crypto_auth_hmacsha256_keygen',
+    'crypto_auth_hmacsha256_init', 'crypto_auth_hmacsha256_update', 'crypto_auth_hmacsha256_final'),
+  ...spelled(hmac('crypto_auth_hmacsha512'),
+    'crypto_auth_hmacsha512', 'crypto_auth_hmacsha512_verify', 'crypto_auth_hmacsha512_keygen',
+    'crypto_auth_hmacsha512_init', 'crypto_auth_hmacsha512_update', 'crypto_auth_hmacsha512_final'),
+  ...spelled(hmac('crypto_auth_hmacsha512256'),
+    'crypto_auth_hmacsha512256', 'crypto_auth_hmacsha512256_verify', 'crypto_auth_hmacsha512256_keygen',
+    'crypto_auth_hmacsha512256_init', 'crypto_auth_hmacsha512256_update', 'crypto_auth_hmacsha512256_final'),
+  ...spelled(poly1305('crypto_onetimeauth'),
+    'crypto_onetimeauth', 'crypto_onetimeauth_verify', 'crypto_onetimeauth_keygen', 'crypto_onetimeauth_init',
+    'crypto_onetimeauth_update', 'crypto_onetimeauth_final'),
+  ...spelled(poly1305('crypto_onetimeauth_poly1305'),
+    'crypto_onetimeauth_poly1305', 'crypto_onetimeauth_poly1305_verify', 'crypto_onetimeauth_poly1305_keygen',
+    'crypto_onetimeauth_poly1305_init', 'crypto_onetimeauth_poly1305_update',
+    'crypto_onetimeauth_poly1305_final')
 }

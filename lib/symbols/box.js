@@ -2,7 +2,7 @@
 // crypto_box, crypto_box_curve25519xchacha20poly1305, crypto_kx (src/box.c).
 // Opening answers with a boolean (sodium-native); keypair/box/seal/beforenm throw when libsodium
 // refuses (a public key of small order).
-const { out, buf, fixed, plus, minus, same, atLeast, optOut } = require('./kinds')
+const { out, buf, fixed, plus, minus, same, atLeast, optOut, spelled } = require('./kinds')
 
 // keypair, seed_keypair and beforenm: every box has them.
 function keys (p) {
@@ -91,9 +91,24 @@ function session (side, peer) {
 }
 
 module.exports = {
-  ...box('crypto_box'),
-  ...box('crypto_box_curve25519xchacha20poly1305'),
-  ...keys('crypto_box_curve25519xsalsa20poly1305'),
+  ...spelled(box('crypto_box'),
+    'crypto_box_keypair', 'crypto_box_seed_keypair', 'crypto_box_beforenm', 'crypto_box_easy',
+    'crypto_box_open_easy', 'crypto_box_detached', 'crypto_box_open_detached', 'crypto_box_easy_afternm',
+    'crypto_box_open_easy_afternm', 'crypto_box_detached_afternm', 'crypto_box_open_detached_afternm',
+    'crypto_box_seal', 'crypto_box_seal_open'),
+  ...spelled(box('crypto_box_curve25519xchacha20poly1305'),
+    'crypto_box_curve25519xchacha20poly1305_keypair', 'crypto_box_curve25519xchacha20poly1305_seed_keypair',
+    'crypto_box_curve25519xchacha20poly1305_beforenm', 'crypto_box_curve25519xchacha20poly1305_easy',
+    'crypto_box_curve25519xchacha20poly1305_open_easy', 'crypto_box_curve25519xchacha20poly1305_detached',
+    'crypto_box_curve25519xchacha20poly1305_open_detached',
+    'crypto_box_curve25519xchacha20poly1305_easy_afternm',
+    'crypto_box_curve25519xchacha20poly1305_open_easy_afternm',
+    'crypto_box_curve25519xchacha20poly1305_detached_afternm',
+    'crypto_box_curve25519xchacha20poly1305_open_detached_afternm',
+    'crypto_box_curve25519xchacha20poly1305_seal', 'crypto_box_curve25519xchacha20poly1305_seal_open'),
+  ...spelled(keys('crypto_box_curve25519xsalsa20poly1305'),
+    'crypto_box_curve25519xsalsa20poly1305_keypair', 'crypto_box_curve25519xsalsa20poly1305_seed_keypair',
+    'crypto_box_curve25519xsalsa20poly1305_beforenm'),
   crypto_kx_keypair: {
     args: [out('pk', fixed('crypto_kx_PUBLICKEYBYTES'), { apart: ['sk'] }), out('sk', fixed('crypto_kx_SECRETKEYBYTES'))],
     returns: 'void'

@@ -3,7 +3,7 @@
 // and crypto_scalarmult_* (src/core.c). Group operations throw when libsodium
 // refuses a point or an identity result; scalar arithmetic never fails except inverting zero in
 // Ristretto255 (Ed25519's invert ignores that answer, as sodium-native does).
-const { out, buf, opt, num, state, fixed, atMost } = require('./kinds')
+const { out, buf, opt, num, state, fixed, atMost, spelled } = require('./kinds')
 
 function group (g, extra) {
   const P = fixed(`${g}_BYTES`)
@@ -77,11 +77,16 @@ const ed = 'crypto_core_ed25519'
 const ri = 'crypto_core_ristretto255'
 
 module.exports = {
-  ...group(ed, {
+  ...spelled(group(ed, {
     [`${ed}_from_uniform`]: { args: [out('p', fixed(`${ed}_BYTES`), { inPlace: ['r'] }), buf('r', fixed(`${ed}_UNIFORMBYTES`))], returns: 'void' },
     [`${ed}_from_hash`]: { args: [out('p', fixed(`${ed}_BYTES`)), buf('h', fixed(`${ed}_HASHBYTES`))], returns: 'void' }
   }),
-  ...group(ri, {
+    'crypto_core_ed25519_is_valid_point', 'crypto_core_ed25519_add', 'crypto_core_ed25519_sub',
+    'crypto_core_ed25519_random', 'crypto_core_ed25519_scalar_random', 'crypto_core_ed25519_scalar_invert',
+    'crypto_core_ed25519_scalar_negate', 'crypto_core_ed25519_scalar_complement',
+    'crypto_core_ed25519_scalar_add', 'crypto_core_ed25519_scalar_sub', 'crypto_core_ed25519_scalar_mul',
+    'crypto_core_ed25519_scalar_reduce', 'crypto_core_ed25519_from_uniform', 'crypto_core_ed25519_from_hash'),
+  ...spelled(group(ri, {
     [`${ri}_from_hash`]: { args: [out('p', fixed(`${ri}_BYTES`)), buf('r', fixed(`${ri}_HASHBYTES`))], returns: 'void' },
     [`${ri}_scalar_invert`]: {
       args: [out('recip', fixed(`${ri}_SCALARBYTES`)), buf('s', fixed(`${ri}_SCALARBYTES`))],
@@ -89,20 +94,43 @@ module.exports = {
       fails: `${ri}_scalar_invert failed`
     }
   }),
-  ...keyed('crypto_core_hchacha20'),
-  ...keyed('crypto_core_hsalsa20'),
-  ...keyed('crypto_core_salsa20'),
-  ...keyed('crypto_core_salsa2012'),
-  ...keyed('crypto_core_salsa208'),
-  ...keccak(),
-  ...scalarmult('crypto_scalarmult'),
-  ...scalarmultBase('crypto_scalarmult_base', 'crypto_scalarmult'),
-  ...scalarmult('crypto_scalarmult_curve25519'),
-  ...scalarmultBase('crypto_scalarmult_curve25519_base', 'crypto_scalarmult_curve25519'),
-  ...scalarmult('crypto_scalarmult_ed25519'),
-  ...scalarmultBase('crypto_scalarmult_ed25519_base', 'crypto_scalarmult_ed25519'),
-  ...scalarmult('crypto_scalarmult_ed25519_noclamp', 'crypto_scalarmult_ed25519'),
-  ...scalarmultBase('crypto_scalarmult_ed25519_base_noclamp', 'crypto_scalarmult_ed25519'),
-  ...scalarmult('crypto_scalarmult_ristretto255'),
-  ...scalarmultBase('crypto_scalarmult_ristretto255_base', 'crypto_scalarmult_ristretto255')
+    'crypto_core_ristretto255_is_valid_point', 'crypto_core_ristretto255_add', 'crypto_core_ristretto255_sub',
+    'crypto_core_ristretto255_random', 'crypto_core_ristretto255_scalar_random',
+    'crypto_core_ristretto255_scalar_invert', 'crypto_core_ristretto255_scalar_negate',
+    'crypto_core_ristretto255_scalar_complement', 'crypto_core_ristretto255_scalar_add',
+    'crypto_core_ristretto255_scalar_sub', 'crypto_core_ristretto255_scalar_mul',
+    'crypto_core_ristretto255_scalar_reduce', 'crypto_core_ristretto255_from_hash'),
+  ...spelled(keyed('crypto_core_hchacha20'),
+    'crypto_core_hchacha20'),
+  ...spelled(keyed('crypto_core_hsalsa20'),
+    'crypto_core_hsalsa20'),
+  ...spelled(keyed('crypto_core_salsa20'),
+    'crypto_core_salsa20'),
+  ...spelled(keyed('crypto_core_salsa2012'),
+    'crypto_core_salsa2012'),
+  ...spelled(keyed('crypto_core_salsa208'),
+    'crypto_core_salsa208'),
+  ...spelled(keccak(),
+    'crypto_core_keccak1600_init', 'crypto_core_keccak1600_xor_bytes', 'crypto_core_keccak1600_extract_bytes',
+    'crypto_core_keccak1600_permute_24', 'crypto_core_keccak1600_permute_12'),
+  ...spelled(scalarmult('crypto_scalarmult'),
+    'crypto_scalarmult'),
+  ...spelled(scalarmultBase('crypto_scalarmult_base', 'crypto_scalarmult'),
+    'crypto_scalarmult_base'),
+  ...spelled(scalarmult('crypto_scalarmult_curve25519'),
+    'crypto_scalarmult_curve25519'),
+  ...spelled(scalarmultBase('crypto_scalarmult_curve25519_base', 'crypto_scalarmult_curve25519'),
+    'crypto_scalarmult_curve25519_base'),
+  ...spelled(scalarmult('crypto_scalarmult_ed25519'),
+    'crypto_scalarmult_ed25519'),
+  ...spelled(scalarmultBase('crypto_scalarmult_ed25519_base', 'crypto_scalarmult_ed25519'),
+    'crypto_scalarmult_ed25519_base'),
+  ...spelled(scalarmult('crypto_scalarmult_ed25519_noclamp', 'crypto_scalarmult_ed25519'),
+    'crypto_scalarmult_ed25519_noclamp'),
+  ...spelled(scalarmultBase('crypto_scalarmult_ed25519_base_noclamp', 'crypto_scalarmult_ed25519'),
+    'crypto_scalarmult_ed25519_base_noclamp'),
+  ...spelled(scalarmult('crypto_scalarmult_ristretto255'),
+    'crypto_scalarmult_ristretto255'),
+  ...spelled(scalarmultBase('crypto_scalarmult_ristretto255_base', 'crypto_scalarmult_ristretto255'),
+    'crypto_scalarmult_ristretto255_base')
 }

@@ -1,6 +1,6 @@
 'use strict'
 // crypto_generichash, crypto_hash, crypto_xof, crypto_shorthash (src/hash.c).
-const { out, buf, opt, num, state, fixed, between, atMost } = require('./kinds')
+const { out, buf, opt, num, state, fixed, between, atMost, spelled } = require('./kinds')
 
 const INVALID_STATE = 'invalid state'
 
@@ -61,39 +61,60 @@ const salt = opt('salt', fixed(`${b2}_SALTBYTES`))
 const personal = opt('personal', fixed(`${b2}_PERSONALBYTES`))
 
 module.exports = {
-  [gh]: {
+  crypto_generichash: {
     args: [out('out', between(`${gh}_BYTES_MIN`, `${gh}_BYTES_MAX`)), buf('in'), opt('key', between(`${gh}_KEYBYTES_MIN`, `${gh}_KEYBYTES_MAX`))],
     returns: 'void'
   },
-  ...generichashStream(gh),
-  [b2]: {
+  ...spelled(generichashStream(gh),
+    'crypto_generichash_keygen', 'crypto_generichash_init', 'crypto_generichash_update',
+    'crypto_generichash_final'),
+  crypto_generichash_blake2b: {
     args: [out('out', between(1, `${b2}_BYTES_MAX`)), buf('in'), opt('key', atMost(`${b2}_KEYBYTES_MAX`))],
     returns: 'void'
   },
-  ...generichashStream(b2),
-  [`${b2}_salt_personal`]: {
+  ...spelled(generichashStream(b2),
+    'crypto_generichash_blake2b_keygen', 'crypto_generichash_blake2b_init',
+    'crypto_generichash_blake2b_update', 'crypto_generichash_blake2b_final'),
+  crypto_generichash_blake2b_salt_personal: {
     args: [out('out', between(1, `${b2}_BYTES_MAX`)), buf('in'), opt('key', atMost(`${b2}_KEYBYTES_MAX`)), salt, personal],
     returns: 'void'
   },
-  [`${b2}_init_salt_personal`]: {
+  crypto_generichash_blake2b_init_salt_personal: {
     args: [state('state', `${b2}_STATEBYTES`), opt('key', atMost(`${b2}_KEYBYTES_MAX`)),
       Object.assign(num('outlen', [1, `${b2}_BYTES_MAX`]), { example: `${b2}_BYTES` }), salt, personal],
     returns: 'void'
   },
 
   crypto_hash: { args: [out('out', fixed('crypto_hash_BYTES')), buf('in')], returns: 'void' },
-  ...hash('crypto_hash_sha256'),
-  ...hash('crypto_hash_sha512'),
-  ...hash('crypto_hash_sha3256'),
-  ...hash('crypto_hash_sha3512'),
+  ...spelled(hash('crypto_hash_sha256'),
+    'crypto_hash_sha256', 'crypto_hash_sha256_init', 'crypto_hash_sha256_update', 'crypto_hash_sha256_final'),
+  ...spelled(hash('crypto_hash_sha512'),
+    'crypto_hash_sha512', 'crypto_hash_sha512_init', 'crypto_hash_sha512_update', 'crypto_hash_sha512_final'),
+  ...spelled(hash('crypto_hash_sha3256'),
+    'crypto_hash_sha3256', 'crypto_hash_sha3256_init', 'crypto_hash_sha3256_update',
+    'crypto_hash_sha3256_final'),
+  ...spelled(hash('crypto_hash_sha3512'),
+    'crypto_hash_sha3512', 'crypto_hash_sha3512_init', 'crypto_hash_sha3512_update',
+    'crypto_hash_sha3512_final'),
 
-  ...xof('crypto_xof_shake128'),
-  ...xof('crypto_xof_shake256'),
-  ...xof('crypto_xof_turboshake128'),
-  ...xof('crypto_xof_turboshake256'),
+  ...spelled(xof('crypto_xof_shake128'),
+    'crypto_xof_shake128', 'crypto_xof_shake128_init', 'crypto_xof_shake128_init_with_domain',
+    'crypto_xof_shake128_update', 'crypto_xof_shake128_squeeze'),
+  ...spelled(xof('crypto_xof_shake256'),
+    'crypto_xof_shake256', 'crypto_xof_shake256_init', 'crypto_xof_shake256_init_with_domain',
+    'crypto_xof_shake256_update', 'crypto_xof_shake256_squeeze'),
+  ...spelled(xof('crypto_xof_turboshake128'),
+    'crypto_xof_turboshake128', 'crypto_xof_turboshake128_init', 'crypto_xof_turboshake128_init_with_domain',
+    'crypto_xof_turboshake128_update', 'crypto_xof_turboshake128_squeeze'),
+  ...spelled(xof('crypto_xof_turboshake256'),
+    'crypto_xof_turboshake256', 'crypto_xof_turboshake256_init', 'crypto_xof_turboshake256_init_with_domain',
+    'crypto_xof_turboshake256_update', 'crypto_xof_turboshake256_squeeze'),
 
-  ...shorthash('crypto_shorthash'),
-  ...shorthash('crypto_shorthash_siphash24'),
-  ...shorthash('crypto_shorthash_siphashx24'),
+  ...spelled(shorthash('crypto_shorthash'),
+    'crypto_shorthash'),
+  ...spelled(shorthash('crypto_shorthash_siphash24'),
+    'crypto_shorthash_siphash24'),
+  ...spelled(shorthash('crypto_shorthash_siphashx24'),
+    'crypto_shorthash_siphashx24'),
   crypto_shorthash_keygen: { args: [out('k', fixed('crypto_shorthash_KEYBYTES'))], returns: 'void' }
 }

@@ -1,6 +1,6 @@
 'use strict'
 // crypto_kdf (BLAKE2b), crypto_kdf_hkdf_sha256/sha512 and PBKDF2 (src/kdf.c, src/crypto/pbkdf2.c).
-const { out, buf, opt, num, state, fixed, atLeast, atMost, between } = require('./kinds')
+const { out, buf, opt, num, state, fixed, atLeast, atMost, between, spelled } = require('./kinds')
 
 // subkey_id and iter are uint64_t in C; the C accepts any integral number up to UINT64_MAX, as
 // sodium-native does (numbers past 2^53 are not all representable).
@@ -53,11 +53,21 @@ function pbkdf2 (hash) {
 }
 
 module.exports = {
-  ...derive('crypto_kdf'),
+  ...spelled(derive('crypto_kdf'),
+    'crypto_kdf_derive_from_key'),
   crypto_kdf_keygen: { args: [out('k', fixed('crypto_kdf_KEYBYTES'))], returns: 'void' },
-  ...derive('crypto_kdf_blake2b'),
-  ...hkdf('crypto_kdf_hkdf_sha256'),
-  ...hkdf('crypto_kdf_hkdf_sha512'),
-  ...pbkdf2('sha512'),
-  ...pbkdf2('sha256')
+  ...spelled(derive('crypto_kdf_blake2b'),
+    'crypto_kdf_blake2b_derive_from_key'),
+  ...spelled(hkdf('crypto_kdf_hkdf_sha256'),
+    'crypto_kdf_hkdf_sha256_extract', 'crypto_kdf_hkdf_sha256_expand', 'crypto_kdf_hkdf_sha256_keygen',
+    'crypto_kdf_hkdf_sha256_extract_init', 'crypto_kdf_hkdf_sha256_extract_update',
+    'crypto_kdf_hkdf_sha256_extract_final'),
+  ...spelled(hkdf('crypto_kdf_hkdf_sha512'),
+    'crypto_kdf_hkdf_sha512_extract', 'crypto_kdf_hkdf_sha512_expand', 'crypto_kdf_hkdf_sha512_keygen',
+    'crypto_kdf_hkdf_sha512_extract_init', 'crypto_kdf_hkdf_sha512_extract_update',
+    'crypto_kdf_hkdf_sha512_extract_final'),
+  ...spelled(pbkdf2('sha512'),
+    'extension_pbkdf2_sha512', 'extension_pbkdf2_sha512_async'),
+  ...spelled(pbkdf2('sha256'),
+    'extension_pbkdf2_sha256', 'extension_pbkdf2_sha256_async')
 }

@@ -1,7 +1,7 @@
 'use strict'
 // crypto_kem_*: X-Wing (the default crypto_kem) and ML-KEM-768 (src/kem.c). sodium-native has no
 // KEM, so these follow libsodium's C signatures: outputs first, undefined on success.
-const { out, buf, fixed } = require('./kinds')
+const { out, buf, fixed, spelled } = require('./kinds')
 
 function kem (p, encSeedBytes) {
   const pk = (make, rules) => make('pk', fixed(`${p}_PUBLICKEYBYTES`), rules)
@@ -30,7 +30,12 @@ function kem (p, encSeedBytes) {
 }
 
 module.exports = {
-  ...kem('crypto_kem'),
-  ...kem('crypto_kem_xwing', 64),
-  ...kem('crypto_kem_mlkem768', 32)
+  ...spelled(kem('crypto_kem'),
+    'crypto_kem_keypair', 'crypto_kem_seed_keypair', 'crypto_kem_enc', 'crypto_kem_dec'),
+  ...spelled(kem('crypto_kem_xwing', 64),
+    'crypto_kem_xwing_keypair', 'crypto_kem_xwing_seed_keypair', 'crypto_kem_xwing_enc',
+    'crypto_kem_xwing_dec', 'crypto_kem_xwing_enc_deterministic'),
+  ...spelled(kem('crypto_kem_mlkem768', 32),
+    'crypto_kem_mlkem768_keypair', 'crypto_kem_mlkem768_seed_keypair', 'crypto_kem_mlkem768_enc',
+    'crypto_kem_mlkem768_dec', 'crypto_kem_mlkem768_enc_deterministic')
 }

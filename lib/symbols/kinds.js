@@ -27,9 +27,20 @@
 //   same(a)         a's length                        twice(a): 2 × a's length (hex)
 //   base64(a, v)    sodium_base64_encoded_len(a's length, the value of num argument v) - 1
 //   atLeast(C)      at least C bytes                  atMost(C), between(C1, C2)
+// Spelled names: a family file builds entries of one shape with a helper (aead(p) gives p_encrypt,
+// p_decrypt, ...), and writes out the names it expects, so that `git grep <full name>` finds the
+// entry (CONTRIBUTING.md). spelled(entries, ...names) returns entries, after checking that they
+// are exactly those names in that order.
+function spelled (entries, ...names) {
+  const got = Object.keys(entries)
+  if (got.join() !== names.join()) throw new Error(`symbol table: the entries are ${got.join(', ')}, but the names written out are ${names.join(', ')}`)
+  return entries
+}
+
 const arg = (kind) => (name, len, extra) => Object.assign({ name, kind }, len === undefined ? {} : { len }, extra)
 
 module.exports = {
+  spelled,
   out: arg('out'),
   buf: arg('buf'),
   opt: arg('opt'),

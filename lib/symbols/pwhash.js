@@ -1,7 +1,7 @@
 'use strict'
 // crypto_pwhash_*: Argon2 (crypto_pwhash, _argon2i, _argon2id) and scrypt (src/pwhash.c), with
 // sodium-native's checks. The _async functions return a Promise (native: the work runs on libuv's thread pool).
-const { out, buf, num, fixed, atLeast } = require('./kinds')
+const { out, buf, num, fixed, atLeast, spelled } = require('./kinds')
 
 const limits = (p) => [
   num('opslimit', [`${p}_OPSLIMIT_MIN`, `${p}_OPSLIMIT_MAX`]),
@@ -35,17 +35,24 @@ const scrypt = 'crypto_pwhash_scryptsalsa208sha256'
 const withExample = (arg, example) => Object.assign(arg, { example })
 
 module.exports = {
-  ...pwhash('crypto_pwhash', ARGON2),
+  ...spelled(pwhash('crypto_pwhash', ARGON2),
+    'crypto_pwhash', 'crypto_pwhash_str', 'crypto_pwhash_str_verify', 'crypto_pwhash_str_needs_rehash'),
   crypto_pwhash_str_alg: {
     args: [strOut('crypto_pwhash'), buf('passwd'), ...limits('crypto_pwhash'), num('alg', ARGON2)],
     returns: 'void',
     fails: 'crypto_pwhash_str_alg failed'
   },
-  ...pwhash('crypto_pwhash_argon2i', ['crypto_pwhash_argon2i_ALG_ARGON2I13', 'crypto_pwhash_argon2i_ALG_ARGON2I13']),
-  ...pwhash('crypto_pwhash_argon2id', ['crypto_pwhash_argon2id_ALG_ARGON2ID13', 'crypto_pwhash_argon2id_ALG_ARGON2ID13']),
-  ...pwhash(scrypt, null, true),
+  ...spelled(pwhash('crypto_pwhash_argon2i', ['crypto_pwhash_argon2i_ALG_ARGON2I13', 'crypto_pwhash_argon2i_ALG_ARGON2I13']),
+    'crypto_pwhash_argon2i', 'crypto_pwhash_argon2i_str', 'crypto_pwhash_argon2i_str_verify',
+    'crypto_pwhash_argon2i_str_needs_rehash'),
+  ...spelled(pwhash('crypto_pwhash_argon2id', ['crypto_pwhash_argon2id_ALG_ARGON2ID13', 'crypto_pwhash_argon2id_ALG_ARGON2ID13']),
+    'crypto_pwhash_argon2id', 'crypto_pwhash_argon2id_str', 'crypto_pwhash_argon2id_str_verify',
+    'crypto_pwhash_argon2id_str_needs_rehash'),
+  ...spelled(pwhash(scrypt, null, true),
+    'crypto_pwhash_scryptsalsa208sha256', 'crypto_pwhash_scryptsalsa208sha256_str',
+    'crypto_pwhash_scryptsalsa208sha256_str_verify', 'crypto_pwhash_scryptsalsa208sha256_str_needs_rehash'),
   // libsodium refuses N not a power of 2 above 1 or past 2^32, r or p of 0, r * p >= 2^30
-  [`${scrypt}_ll`]: {
+  crypto_pwhash_scryptsalsa208sha256_ll: {
     args: [
       out('buf', undefined, { apart: ['passwd', 'salt'] }), buf('passwd'), buf('salt'),
       withExample(num('N', [0, Number.MAX_SAFE_INTEGER]), 16),
@@ -68,16 +75,16 @@ module.exports = {
   crypto_pwhash_str_verify_async: {
     args: [str('crypto_pwhash'), passwd(true)], returns: 'promise'
   },
-  [`${scrypt}_async`]: {
+  crypto_pwhash_scryptsalsa208sha256_async: {
     args: hashArgs(scrypt).map((a) => a.name === 'passwd' ? passwd(true) : a),
     returns: 'promise',
     fails: `${scrypt}_async failed`
   },
-  [`${scrypt}_str_async`]: {
+  crypto_pwhash_scryptsalsa208sha256_str_async: {
     args: [strOut(scrypt), passwd(true), ...limits(scrypt)], returns: 'promise', fails: `${scrypt}_str_async failed`
   },
   // resolves to a boolean
-  [`${scrypt}_str_verify_async`]: {
+  crypto_pwhash_scryptsalsa208sha256_str_verify_async: {
     args: [str(scrypt), passwd(true)], returns: 'promise'
   }
 }

@@ -1,7 +1,7 @@
 'use strict'
 // crypto_secretbox (XSalsa20-Poly1305, XChaCha20-Poly1305, the NaCl zero-padded API) and
 // crypto_secretstream_xchacha20poly1305 (src/secretbox.c).
-const { out, buf, opt, num, state, fixed, plus, minus, same, atLeast } = require('./kinds')
+const { out, buf, opt, num, state, fixed, plus, minus, same, atLeast, spelled } = require('./kinds')
 
 function secretbox (p) {
   const n = buf('n', fixed(`${p}_NONCEBYTES`))
@@ -35,25 +35,32 @@ const header = (kind, rules) => kind('header', fixed(`${ss}_HEADERBYTES`), rules
 const ssKey = buf('k', fixed(`${ss}_KEYBYTES`))
 
 module.exports = {
-  ...secretbox('crypto_secretbox'),
-  ...nacl('crypto_secretbox'),
-  ...nacl('crypto_secretbox_xsalsa20poly1305'),
-  ...secretbox('crypto_secretbox_xchacha20poly1305'),
+  ...spelled(secretbox('crypto_secretbox'),
+    'crypto_secretbox_easy', 'crypto_secretbox_open_easy', 'crypto_secretbox_detached',
+    'crypto_secretbox_open_detached'),
+  ...spelled(nacl('crypto_secretbox'),
+    'crypto_secretbox', 'crypto_secretbox_open', 'crypto_secretbox_keygen'),
+  ...spelled(nacl('crypto_secretbox_xsalsa20poly1305'),
+    'crypto_secretbox_xsalsa20poly1305', 'crypto_secretbox_xsalsa20poly1305_open',
+    'crypto_secretbox_xsalsa20poly1305_keygen'),
+  ...spelled(secretbox('crypto_secretbox_xchacha20poly1305'),
+    'crypto_secretbox_xchacha20poly1305_easy', 'crypto_secretbox_xchacha20poly1305_open_easy',
+    'crypto_secretbox_xchacha20poly1305_detached', 'crypto_secretbox_xchacha20poly1305_open_detached'),
 
-  [`${ss}_keygen`]: { args: [out('k', fixed(`${ss}_KEYBYTES`))], returns: 'void' },
-  [`${ss}_init_push`]: { args: [ssState, header(out, { apart: ['state'] }), ssKey], returns: 'void' },
-  [`${ss}_init_pull`]: { args: [ssState, header(buf), ssKey], returns: 'void' },
+  crypto_secretstream_xchacha20poly1305_keygen: { args: [out('k', fixed(`${ss}_KEYBYTES`))], returns: 'void' },
+  crypto_secretstream_xchacha20poly1305_init_push: { args: [ssState, header(out, { apart: ['state'] }), ssKey], returns: 'void' },
+  crypto_secretstream_xchacha20poly1305_init_pull: { args: [ssState, header(buf), ssKey], returns: 'void' },
   // m is also limited to MESSAGEBYTES_MAX (256 GiB), which the table does not spell
-  [`${ss}_push`]: {
+  crypto_secretstream_xchacha20poly1305_push: {
     args: [ssState, out('c', plus('m', `${ss}_ABYTES`), { apart: ['m', 'state'] }), buf('m'), opt('ad'), num('tag', [0, 255])],
     returns: 'number',
     fails: 'push failed'
   },
-  [`${ss}_pull`]: {
+  crypto_secretstream_xchacha20poly1305_pull: {
     args: [ssState, out('m', minus('c', `${ss}_ABYTES`), { apart: ['c', 'state'] }), out('tag', fixed(1), { apart: ['m', 'c', 'state'] }),
       buf('c', atLeast(`${ss}_ABYTES`)), opt('ad')],
     returns: 'number',
     fails: 'pull failed'
   },
-  [`${ss}_rekey`]: { args: [ssState], returns: 'void' }
+  crypto_secretstream_xchacha20poly1305_rekey: { args: [ssState], returns: 'void' }
 }

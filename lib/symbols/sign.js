@@ -1,7 +1,7 @@
 'use strict'
 // crypto_sign_*: Ed25519, ed25519ph streaming, key conversions, and sodium-native's
 // extension_tweak_ed25519_* (src/sign.c, src/crypto/tweak.c).
-const { out, buf, opt, state, fixed, plus, minus, atLeast, between } = require('./kinds')
+const { out, buf, opt, state, fixed, plus, minus, atLeast, between, spelled } = require('./kinds')
 
 // crypto_sign_* and crypto_sign_ed25519_* share one shape (sodium-native's for the former).
 function sign (p) {
@@ -53,8 +53,12 @@ const T = fixed('extension_tweak_ed25519_BYTES')
 const TS = fixed('extension_tweak_ed25519_SCALARBYTES')
 
 module.exports = {
-  ...sign('crypto_sign'),
-  ...sign('crypto_sign_ed25519'),
+  ...spelled(sign('crypto_sign'),
+    'crypto_sign_keypair', 'crypto_sign_seed_keypair', 'crypto_sign', 'crypto_sign_open',
+    'crypto_sign_detached', 'crypto_sign_verify_detached'),
+  ...spelled(sign('crypto_sign_ed25519'),
+    'crypto_sign_ed25519_keypair', 'crypto_sign_ed25519_seed_keypair', 'crypto_sign_ed25519',
+    'crypto_sign_ed25519_open', 'crypto_sign_ed25519_detached', 'crypto_sign_ed25519_verify_detached'),
   crypto_sign_ed25519_sk_to_pk: { args: [out('pk', PK), buf('sk', SK)], returns: 'void' },
   crypto_sign_ed25519_sk_to_seed: { args: [out('seed', fixed('crypto_sign_SEEDBYTES')), buf('sk', SK)], returns: 'void' },
   crypto_sign_ed25519_pk_to_curve25519: {
@@ -71,8 +75,11 @@ module.exports = {
     ],
     returns: 'void'
   },
-  ...prehashed('crypto_sign', 'crypto_sign_STATEBYTES'),
-  ...prehashed('crypto_sign_ed25519ph', 'crypto_sign_ed25519ph_STATEBYTES'),
+  ...spelled(prehashed('crypto_sign', 'crypto_sign_STATEBYTES'),
+    'crypto_sign_init', 'crypto_sign_update', 'crypto_sign_final_create', 'crypto_sign_final_verify'),
+  ...spelled(prehashed('crypto_sign_ed25519ph', 'crypto_sign_ed25519ph_STATEBYTES'),
+    'crypto_sign_ed25519ph_init', 'crypto_sign_ed25519ph_update', 'crypto_sign_ed25519ph_final_create',
+    'crypto_sign_ed25519ph_final_verify'),
 
   extension_tweak_ed25519_base: { args: [out('n', TS, { apart: ['p'] }), out('p', T), buf('ns')], returns: 'void' },
   extension_tweak_ed25519_sk_to_scalar: { args: [out('n', TS), buf('sk', SK)], returns: 'void' },

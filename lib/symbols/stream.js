@@ -1,7 +1,7 @@
 'use strict'
 // crypto_stream_*: keystream, xor, xor_ic and keygen per primitive, and sodium-native's stateful
 // XOR API with its *_wrap_* aliases (src/stream.c).
-const { out, buf, num, state, fixed, same } = require('./kinds')
+const { out, buf, num, state, fixed, same, spelled } = require('./kinds')
 
 // 64-bit block counters take any integer a JS number holds exactly.
 const IC_MAX = Number.MAX_SAFE_INTEGER
@@ -36,11 +36,36 @@ function stream (p, { ic, stateful } = {}) {
 }
 
 module.exports = {
-  ...stream('crypto_stream', { stateful: 'crypto_stream_xor_STATEBYTES' }),
-  ...stream('crypto_stream_xsalsa20', { ic: IC_MAX }),
-  ...stream('crypto_stream_salsa20', { ic: IC_MAX, stateful: 'crypto_stream_salsa20_xor_STATEBYTES' }),
-  ...stream('crypto_stream_salsa2012'),
-  ...stream('crypto_stream_chacha20', { ic: IC_MAX, stateful: 'crypto_stream_chacha20_xor_STATEBYTES' }),
-  ...stream('crypto_stream_chacha20_ietf', { ic: 0xffffffff, stateful: 'crypto_stream_chacha20_ietf_xor_STATEBYTES' }),
-  ...stream('crypto_stream_xchacha20', { ic: IC_MAX, stateful: 'crypto_stream_xchacha20_xor_STATEBYTES' })
+  ...spelled(stream('crypto_stream', { stateful: 'crypto_stream_xor_STATEBYTES' }),
+    'crypto_stream', 'crypto_stream_xor', 'crypto_stream_keygen', 'crypto_stream_xor_init',
+    'crypto_stream_xor_wrap_init', 'crypto_stream_xor_update', 'crypto_stream_xor_wrap_update',
+    'crypto_stream_xor_final', 'crypto_stream_xor_wrap_final'),
+  ...spelled(stream('crypto_stream_xsalsa20', { ic: IC_MAX }),
+    'crypto_stream_xsalsa20', 'crypto_stream_xsalsa20_xor', 'crypto_stream_xsalsa20_keygen',
+    'crypto_stream_xsalsa20_xor_ic'),
+  ...spelled(stream('crypto_stream_salsa20', { ic: IC_MAX, stateful: 'crypto_stream_salsa20_xor_STATEBYTES' }),
+    'crypto_stream_salsa20', 'crypto_stream_salsa20_xor', 'crypto_stream_salsa20_keygen',
+    'crypto_stream_salsa20_xor_ic', 'crypto_stream_salsa20_xor_init', 'crypto_stream_salsa20_xor_wrap_init',
+    'crypto_stream_salsa20_xor_update', 'crypto_stream_salsa20_xor_wrap_update',
+    'crypto_stream_salsa20_xor_final', 'crypto_stream_salsa20_xor_wrap_final'),
+  ...spelled(stream('crypto_stream_salsa2012'),
+    'crypto_stream_salsa2012', 'crypto_stream_salsa2012_xor', 'crypto_stream_salsa2012_keygen'),
+  ...spelled(stream('crypto_stream_chacha20', { ic: IC_MAX, stateful: 'crypto_stream_chacha20_xor_STATEBYTES' }),
+    'crypto_stream_chacha20', 'crypto_stream_chacha20_xor', 'crypto_stream_chacha20_keygen',
+    'crypto_stream_chacha20_xor_ic', 'crypto_stream_chacha20_xor_init',
+    'crypto_stream_chacha20_xor_wrap_init', 'crypto_stream_chacha20_xor_update',
+    'crypto_stream_chacha20_xor_wrap_update', 'crypto_stream_chacha20_xor_final',
+    'crypto_stream_chacha20_xor_wrap_final'),
+  ...spelled(stream('crypto_stream_chacha20_ietf', { ic: 0xffffffff, stateful: 'crypto_stream_chacha20_ietf_xor_STATEBYTES' }),
+    'crypto_stream_chacha20_ietf', 'crypto_stream_chacha20_ietf_xor', 'crypto_stream_chacha20_ietf_keygen',
+    'crypto_stream_chacha20_ietf_xor_ic', 'crypto_stream_chacha20_ietf_xor_init',
+    'crypto_stream_chacha20_ietf_xor_wrap_init', 'crypto_stream_chacha20_ietf_xor_update',
+    'crypto_stream_chacha20_ietf_xor_wrap_update', 'crypto_stream_chacha20_ietf_xor_final',
+    'crypto_stream_chacha20_ietf_xor_wrap_final'),
+  ...spelled(stream('crypto_stream_xchacha20', { ic: IC_MAX, stateful: 'crypto_stream_xchacha20_xor_STATEBYTES' }),
+    'crypto_stream_xchacha20', 'crypto_stream_xchacha20_xor', 'crypto_stream_xchacha20_keygen',
+    'crypto_stream_xchacha20_xor_ic', 'crypto_stream_xchacha20_xor_init',
+    'crypto_stream_xchacha20_xor_wrap_init', 'crypto_stream_xchacha20_xor_update',
+    'crypto_stream_xchacha20_xor_wrap_update', 'crypto_stream_xchacha20_xor_final',
+    'crypto_stream_xchacha20_xor_wrap_final')
 }
