@@ -14,7 +14,8 @@ function aead (name) {
     [`${p}_decrypt`]: {
       args: [out('m', minus('c', `${p}_ABYTES`), { inPlace: ['c'] }), nul('nsec'), buf('c', atLeast(`${p}_ABYTES`)), opt('ad'), npub, k],
       returns: 'number',
-      fails: 'could not verify data'
+      fails: 'could not verify data',
+      failsWhen: { c: 0 }
     },
     [`${p}_encrypt_detached`]: {
       args: [out('c', same('m'), { inPlace: ['m'] }), out('mac', fixed(`${p}_ABYTES`), { apart: ['c', 'm'] }), buf('m'), opt('ad'), nul('nsec'), npub, k],
@@ -23,7 +24,8 @@ function aead (name) {
     [`${p}_decrypt_detached`]: {
       args: [out('m', same('c'), { inPlace: ['c'], apart: ['mac'] }), nul('nsec'), buf('c'), buf('mac', fixed(`${p}_ABYTES`)), opt('ad'), npub, k],
       returns: 'void',
-      fails: 'could not verify data'
+      fails: 'could not verify data',
+      failsWhen: { mac: 0 }
     },
     [`${p}_keygen`]: { args: [out('k', fixed(`${p}_KEYBYTES`))], returns: 'void' }
   }
@@ -69,7 +71,8 @@ module.exports = {
   crypto_aead_aes256gcm_decrypt_afternm: {
     args: [out('m', minus('c', `${gcm}_ABYTES`), { inPlace: ['c'], apart: ['ctx'] }), nul('nsec'), buf('c', atLeast(`${gcm}_ABYTES`)), opt('ad'), npub, ctx],
     returns: 'number',
-    fails: 'could not verify data'
+    fails: 'could not verify data',
+    failsWhen: { c: 0 }
   },
   crypto_aead_aes256gcm_encrypt_detached_afternm: {
     args: [out('c', same('m'), { inPlace: ['m'], apart: ['ctx'] }), out('mac', fixed(`${gcm}_ABYTES`), { apart: ['c', 'm', 'ctx'] }), buf('m'), opt('ad'), nul('nsec'), npub, ctx],
@@ -78,6 +81,7 @@ module.exports = {
   crypto_aead_aes256gcm_decrypt_detached_afternm: {
     args: [out('m', same('c'), { inPlace: ['c'], apart: ['mac', 'ctx'] }), nul('nsec'), buf('c'), buf('mac', fixed(`${gcm}_ABYTES`)), opt('ad'), npub, ctx],
     returns: 'void',
-    fails: 'could not verify data'
+    fails: 'could not verify data',
+    failsWhen: { mac: 0 }
   }
 }

@@ -20,7 +20,8 @@ function keys (p) {
     [`${p}_beforenm`]: {
       args: [out('k', fixed(`${p}_BEFORENMBYTES`)), pk, sk],
       returns: 'void',
-      fails: `${p}_beforenm failed`
+      fails: `${p}_beforenm failed`,
+      failsWhen: { pk: 0 }
     }
   }
 }
@@ -36,7 +37,8 @@ function box (p) {
     [`${p}_easy`]: {
       args: [out('c', plus('m', `${p}_MACBYTES`)), buf('m'), n, pk, sk],
       returns: 'void',
-      fails: `${p}_easy failed`
+      fails: `${p}_easy failed`,
+      failsWhen: { pk: 0 }
     },
     [`${p}_open_easy`]: {
       args: [out('m', minus('c', `${p}_MACBYTES`)), buf('c', atLeast(`${p}_MACBYTES`)), n, pk, sk],
@@ -45,7 +47,8 @@ function box (p) {
     [`${p}_detached`]: {
       args: [out('c', same('m')), mac(out, { apart: ['c'] }), buf('m'), n, pk, sk],
       returns: 'void',
-      fails: `${p}_detached failed`
+      fails: `${p}_detached failed`,
+      failsWhen: { pk: 0 }
     },
     [`${p}_open_detached`]: {
       args: [out('m', same('c')), buf('c'), mac(buf), n, pk, sk],
@@ -70,7 +73,8 @@ function box (p) {
     [`${p}_seal`]: {
       args: [out('c', plus('m', `${p}_SEALBYTES`)), buf('m'), pk],
       returns: 'void',
-      fails: `${p}_seal failed`
+      fails: `${p}_seal failed`,
+      failsWhen: { pk: 0 }
     },
     [`${p}_seal_open`]: {
       args: [out('m', minus('c', `${p}_SEALBYTES`)), buf('c', atLeast(`${p}_SEALBYTES`)), pk, sk],
@@ -86,7 +90,8 @@ function session (side, peer) {
     args: [key('rx', { apart: ['tx'] }), key('tx'), buf(`${side}_pk`, fixed('crypto_kx_PUBLICKEYBYTES')),
       buf(`${side}_sk`, fixed('crypto_kx_SECRETKEYBYTES')), buf(`${peer}_pk`, fixed('crypto_kx_PUBLICKEYBYTES'))],
     returns: 'void',
-    fails: `crypto_kx_${side}_session_keys failed`
+    fails: `crypto_kx_${side}_session_keys failed`,
+    failsWhen: { [`${peer}_pk`]: 0 }
   }
 }
 

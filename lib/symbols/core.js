@@ -6,14 +6,16 @@
 const { out, buf, opt, num, state, fixed, atMost, spelled } = require('./kinds')
 
 function group (g, extra) {
+  // a point encoding that does not decode: y = 2 is not on Edwards25519; 0xff... is not canonical
+  const badPoint = g === 'crypto_core_ed25519' ? '02' : 0xff
   const P = fixed(`${g}_BYTES`)
   const S = fixed(`${g}_SCALARBYTES`)
   const unary = (o) => ({ args: [out(o, S), buf('s', S)], returns: 'void' })
   const binary = { args: [out('z', S), buf('x', S), buf('y', S)], returns: 'void' }
   return {
     [`${g}_is_valid_point`]: { args: [buf('p', P)], returns: 'bool' },
-    [`${g}_add`]: { args: [out('r', P), buf('p', P), buf('q', P)], returns: 'void', fails: `${g}_add failed` },
-    [`${g}_sub`]: { args: [out('r', P), buf('p', P), buf('q', P)], returns: 'void', fails: `${g}_sub failed` },
+    [`${g}_add`]: { args: [out('r', P), buf('p', P), buf('q', P)], returns: 'void', fails: `${g}_add failed`, failsWhen: { p: badPoint } },
+    [`${g}_sub`]: { args: [out('r', P), buf('p', P), buf('q', P)], returns: 'void', fails: `${g}_sub failed`, failsWhen: { p: badPoint } },
     [`${g}_random`]: { args: [out('p', P)], returns: 'void' },
     [`${g}_scalar_random`]: { args: [out('r', S)], returns: 'void' },
     [`${g}_scalar_invert`]: unary('recip'),
@@ -43,7 +45,9 @@ function scalarmult (s, K = s) {
     [s]: {
       args: [out('q', fixed(`${K}_BYTES`), { inPlace: ['n'] }), buf('n', fixed(`${K}_SCALARBYTES`)), buf('p', fixed(`${K}_BYTES`))],
       returns: 'void',
-      fails: `${s} failed`
+      fails: `${s} failed`,
+      // X25519: small order, an all-zero result; Ed25519: small order; Ristretto255: the identity
+      failsWhen: { p: 0 }
     }
   }
 }
@@ -53,7 +57,9 @@ function scalarmultBase (s, K) {
     [s]: {
       args: [out('q', fixed(`${K}_BYTES`), { inPlace: ['n'] }), buf('n', fixed(`${K}_SCALARBYTES`))],
       returns: 'void',
-      fails: `${s} failed`
+      fails: `${s} failed`,
+      // X25519 clamps n, so its base-point product is never zero; Ed25519 and Ristretto255 refuse n = 0
+      failsWhen: /curve25519$|^crypto_scalarmult$/.test(K) ? 'unreachable' : { n: 0 }
     }
   }
 }
@@ -91,7 +97,8 @@ module.exports = {
     [`${ri}_scalar_invert`]: {
       args: [out('recip', fixed(`${ri}_SCALARBYTES`)), buf('s', fixed(`${ri}_SCALARBYTES`))],
       returns: 'void',
-      fails: `${ri}_scalar_invert failed`
+      fails: `${ri}_scalar_invert failed`,
+      failsWhen: { s: 0 }
     }
   }),
     'crypto_core_ristretto255_is_valid_point', 'crypto_core_ristretto255_add', 'crypto_core_ristretto255_sub',

@@ -15,24 +15,28 @@ function generichashStream (p) {
       args: [st, opt('key', atMost(`${p}_KEYBYTES_MAX`)), Object.assign(num('outlen', [1, `${p}_BYTES_MAX`]), { example: `${p}_BYTES` })],
       returns: 'void'
     },
-    [`${p}_update`]: { args: [st, buf('in')], returns: 'void', fails: INVALID_STATE },
+    [`${p}_update`]: { args: [st, buf('in')], returns: 'void', fails: INVALID_STATE, failsWhen: { state: 0xff } },
     [`${p}_final`]: {
       args: [st, out('out', between(1, `${p}_BYTES_MAX`), { apart: ['state'] })],
       returns: 'void',
-      fails: INVALID_STATE
+      fails: INVALID_STATE,
+      failsWhen: { state: 0xff }
     }
   }
 }
 
 // SHA-256, SHA-512, SHA3-256, SHA3-512: one-shot and streaming. A second SHA-3 final fails.
 function hash (p) {
+  // SHA-2 states index their buffer modulo the block size: any bytes are a usable state, none is
+  // refused. A SHA-3 state with rate 0 is.
+  const refusesState = p.includes('sha3') ? { fails: INVALID_STATE, failsWhen: { state: 0 } } : {}
   const st = state('state', `${p}_STATEBYTES`)
   const digest = (rules) => out('out', fixed(`${p}_BYTES`), rules)
   return {
     [p]: { args: [digest(), buf('in')], returns: 'void' },
     [`${p}_init`]: { args: [st], returns: 'void' },
-    [`${p}_update`]: { args: [st, buf('in')], returns: 'void', fails: INVALID_STATE },
-    [`${p}_final`]: { args: [st, digest({ apart: ['state'] })], returns: 'void', fails: INVALID_STATE }
+    [`${p}_update`]: { args: [st, buf('in')], returns: 'void', ...refusesState },
+    [`${p}_final`]: { args: [st, digest({ apart: ['state'] })], returns: 'void', ...refusesState }
   }
 }
 
@@ -46,8 +50,8 @@ function xof (p) {
       args: [st, Object.assign(num('domain', [1, 255]), { example: `${p}_DOMAIN_STANDARD` })],
       returns: 'void'
     },
-    [`${p}_update`]: { args: [st, buf('in')], returns: 'void', fails: INVALID_STATE },
-    [`${p}_squeeze`]: { args: [st, out('out', undefined, { apart: ['state'] })], returns: 'void', fails: INVALID_STATE }
+    [`${p}_update`]: { args: [st, buf('in')], returns: 'void', fails: INVALID_STATE, failsWhen: { state: 0xff } },
+    [`${p}_squeeze`]: { args: [st, out('out', undefined, { apart: ['state'] })], returns: 'void', fails: INVALID_STATE, failsWhen: { state: 0xff } }
   }
 }
 

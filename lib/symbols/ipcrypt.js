@@ -38,6 +38,6 @@ module.exports = {
   crypto_ipcrypt_pfx_decrypt: block('PFX_BYTES', 'PFX_KEYBYTES'),
   // ip is the address as ASCII text (libsodium stops at a NUL); bin2ip returns the text's length
   // and needs room for the longest text, a full IPv6 address (39 bytes).
-  sodium_ip2bin: { args: [out('bin', fixed(`${p}_BYTES`), { apart: ['ip'] }), buf('ip')], returns: 'void', fails: 'invalid IP address' },
+  sodium_ip2bin: { args: [out('bin', fixed(`${p}_BYTES`), { apart: ['ip'] }), buf('ip')], returns: 'void', fails: 'invalid IP address', failsWhen: { ip: 0 } },
   sodium_bin2ip: { args: [out('ip', atLeast(39)), buf('bin', fixed(`${p}_BYTES`))], returns: 'number' }
 }

@@ -21,10 +21,13 @@ const str = (p) => buf('str', fixed(`${p}_STRBYTES`))
 // sodium-native refuses an empty passwd in some of these (see src/pwhash.c)
 const passwd = (nonEmpty) => nonEmpty ? buf('passwd', atLeast(1)) : buf('passwd')
 
+// crypto_pwhash's range admits Argon2i with fewer than the 3 passes Argon2i needs: libsodium refuses
+const ARGON2I_TOO_FEW_PASSES = { alg: 'crypto_pwhash_ALG_ARGON2I13', opslimit: 'crypto_pwhash_OPSLIMIT_MIN' }
+
 function pwhash (p, alg, nonEmpty = false) {
   return {
-    [p]: { args: hashArgs(p, alg), returns: 'void', fails: `${p} failed` },
-    [`${p}_str`]: { args: [strOut(p), passwd(nonEmpty), ...limits(p)], returns: 'void', fails: `${p}_str failed` },
+    [p]: { args: hashArgs(p, alg), returns: 'void', fails: `${p} failed`, failsWhen: p === 'crypto_pwhash' ? ARGON2I_TOO_FEW_PASSES : 'resources' },
+    [`${p}_str`]: { args: [strOut(p), passwd(nonEmpty), ...limits(p)], returns: 'void', fails: `${p}_str failed`, failsWhen: 'resources' },
     [`${p}_str_verify`]: { args: [str(p), passwd(nonEmpty)], returns: 'bool' },
     [`${p}_str_needs_rehash`]: { args: [str(p), ...limits(p)], returns: 'bool' }
   }
@@ -40,7 +43,8 @@ module.exports = {
   crypto_pwhash_str_alg: {
     args: [strOut('crypto_pwhash'), buf('passwd'), ...limits('crypto_pwhash'), num('alg', ARGON2)],
     returns: 'void',
-    fails: 'crypto_pwhash_str_alg failed'
+    fails: 'crypto_pwhash_str_alg failed',
+    failsWhen: ARGON2I_TOO_FEW_PASSES
   },
   ...spelled(pwhash('crypto_pwhash_argon2i', ['crypto_pwhash_argon2i_ALG_ARGON2I13', 'crypto_pwhash_argon2i_ALG_ARGON2I13']),
     'crypto_pwhash_argon2i', 'crypto_pwhash_argon2i_str', 'crypto_pwhash_argon2i_str_verify',
@@ -60,16 +64,18 @@ module.exports = {
       withExample(num('p', [0, 0xffffffff]), 1)
     ],
     returns: 'void',
-    fails: `${scrypt}_ll failed`
+    fails: `${scrypt}_ll failed`,
+    failsWhen: { N: 3 } // not a power of 2
   },
 
   crypto_pwhash_async: {
-    args: hashArgs('crypto_pwhash', ARGON2), returns: 'promise', fails: 'crypto_pwhash_async failed'
+    args: hashArgs('crypto_pwhash', ARGON2), returns: 'promise', fails: 'crypto_pwhash_async failed', failsWhen: ARGON2I_TOO_FEW_PASSES
   },
   crypto_pwhash_str_async: {
     args: [strOut('crypto_pwhash'), passwd(true), ...limits('crypto_pwhash')],
     returns: 'promise',
-    fails: 'crypto_pwhash_str_async failed'
+    fails: 'crypto_pwhash_str_async failed',
+    failsWhen: 'resources'
   },
   // resolves to a boolean
   crypto_pwhash_str_verify_async: {
@@ -78,10 +84,11 @@ module.exports = {
   crypto_pwhash_scryptsalsa208sha256_async: {
     args: hashArgs(scrypt).map((a) => a.name === 'passwd' ? passwd(true) : a),
     returns: 'promise',
-    fails: `${scrypt}_async failed`
+    fails: `${scrypt}_async failed`,
+    failsWhen: 'resources'
   },
   crypto_pwhash_scryptsalsa208sha256_str_async: {
-    args: [strOut(scrypt), passwd(true), ...limits(scrypt)], returns: 'promise', fails: `${scrypt}_str_async failed`
+    args: [strOut(scrypt), passwd(true), ...limits(scrypt)], returns: 'promise', fails: `${scrypt}_str_async failed`, failsWhen: 'resources'
   },
   // resolves to a boolean
   crypto_pwhash_scryptsalsa208sha256_str_verify_async: {

@@ -54,13 +54,15 @@ module.exports = {
   crypto_secretstream_xchacha20poly1305_push: {
     args: [ssState, out('c', plus('m', `${ss}_ABYTES`), { apart: ['m', 'state'] }), buf('m'), opt('ad'), num('tag', [0, 255])],
     returns: 'number',
-    fails: 'push failed'
+    fails: 'push failed',
+    failsWhen: 'unreachable'
   },
   crypto_secretstream_xchacha20poly1305_pull: {
     args: [ssState, out('m', minus('c', `${ss}_ABYTES`), { apart: ['c', 'state'] }), out('tag', fixed(1), { apart: ['m', 'c', 'state'] }),
       buf('c', atLeast(`${ss}_ABYTES`)), opt('ad')],
     returns: 'number',
-    fails: 'pull failed'
+    fails: 'pull failed',
+    failsWhen: { c: 0 }
   },
   crypto_secretstream_xchacha20poly1305_rekey: { args: [ssState], returns: 'void' }
 }

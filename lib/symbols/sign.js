@@ -64,7 +64,8 @@ module.exports = {
   crypto_sign_ed25519_pk_to_curve25519: {
     args: [out('x25519pk', fixed('crypto_box_PUBLICKEYBYTES')), buf('ed25519pk', PK)],
     returns: 'void',
-    fails: 'crypto_sign_ed25519_pk_to_curve25519 failed'
+    fails: 'crypto_sign_ed25519_pk_to_curve25519 failed',
+    failsWhen: { ed25519pk: 0 }
   },
   // A full secret key or its 32-byte seed; nothing in between (`oneOf` narrows `between`).
   crypto_sign_ed25519_sk_to_curve25519: {
@@ -87,7 +88,8 @@ module.exports = {
   extension_tweak_ed25519_pk: {
     args: [out('tpk', PK), buf('pk', PK), buf('ns')],
     returns: 'void',
-    fails: 'failed to tweak public key'
+    fails: 'failed to tweak public key',
+    failsWhen: { pk: '02' }
   },
   extension_tweak_ed25519_keypair: {
     args: [out('pk', T, { apart: ['scalarOut'] }), out('scalarOut', TS), buf('scalarIn', TS), buf('ns')],
@@ -97,16 +99,19 @@ module.exports = {
   extension_tweak_ed25519_pk_add: {
     args: [out('tpk', PK), buf('pk', PK), buf('p', PK)],
     returns: 'void',
-    fails: 'failed to add tweak to public key'
+    fails: 'failed to add tweak to public key',
+    failsWhen: { pk: '02' }
   },
   extension_tweak_ed25519_keypair_add: {
     args: [out('pk', T, { apart: ['scalarOut'] }), out('scalarOut', TS), buf('scalarIn', TS), buf('tweak', TS)],
     returns: 'void',
-    fails: 'failed to add tweak to keypair'
+    fails: 'failed to add tweak to keypair',
+    failsWhen: { scalarIn: 0, tweak: 0 }
   },
   extension_tweak_ed25519_sign_detached: {
     args: [out('sig', fixed('crypto_sign_BYTES')), buf('m'), buf('scalar', TS), opt('pk', PK)],
     returns: 'void',
-    fails: 'failed to compute signature'
+    fails: 'failed to compute signature',
+    failsWhen: { scalar: 0, pk: null }
   }
 }

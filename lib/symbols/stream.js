@@ -24,7 +24,7 @@ function stream (p, { ic, stateful } = {}) {
     const s = state('state', stateful)
     const fns = {
       xor_init: { args: [s, n, k], returns: 'void' },
-      xor_update: { args: [s, out('c', same('m'), { inPlace: ['m'], apart: ['state'] }), buf('m')], returns: 'void', fails: 'state is not initialized' },
+      xor_update: { args: [s, out('c', same('m'), { inPlace: ['m'], apart: ['state'] }), buf('m')], returns: 'void', fails: 'state is not initialized', failsWhen: { state: 0 } },
       xor_final: { args: [s], returns: 'void' }
     }
     for (const [name, entry] of Object.entries(fns)) {

@@ -1,11 +1,6 @@
 'use strict'
 // randombytes_*, sodium_* helpers and codecs, crypto_verify_*, guarded memory (src/utils.c).
-//
-// Things kinds.js has no word for yet, written out here (to move there):
-//   - a num bound may be a length rule (same('n') = "at most n's length"); the contract test only
-//     ever calls with range[0] or `example`, so such bounds document the C checks;
-//   - `optional: true` on a num: undefined or null stand for "not given" (sodium_is_zero's nlen);
-//   - returns 'buffer': sodium_malloc returns a Buffer (native only).
+// (num bounds that are length rules, `optional` nums and returns 'buffer': see kinds.js)
 const { out, buf, opt, num, fixed, same, twice, base64 } = require('./kinds')
 
 const u32 = [0, 0xffffffff]
@@ -15,7 +10,8 @@ const verify = (n) => ({
   args: [buf('x', fixed(`crypto_verify_${n}_BYTES`)), buf('y', fixed(`crypto_verify_${n}_BYTES`))],
   returns: 'bool'
 })
-const mprotect = { args: [buf('ptr')], returns: 'void', fails: 'failed to lock buffer', native: true }
+// a buffer sodium_malloc did not make is refused
+const mprotect = { args: [buf('ptr')], returns: 'void', fails: 'failed to lock buffer', failsWhen: {}, native: true }
 
 module.exports = {
   randombytes_random: { args: [], returns: 'number' },
@@ -44,7 +40,8 @@ module.exports = {
   sodium_unpad: {
     args: [buf('buf'), num('padded_buflen', [0, same('buf')]), num('blocksize', [1, same('buf')])],
     returns: 'number',
-    fails: 'unsupported/invalid padding'
+    fails: 'unsupported/invalid padding',
+    failsWhen: { buf: 0 }
   },
 
   crypto_verify_16: verify(16),
@@ -54,22 +51,23 @@ module.exports = {
   // The encoders write no trailing NUL. The decoders return the number of bytes written and need
   // every input byte to be a digit or in `ignore` (and bin long enough).
   sodium_bin2hex: { args: [out('hex', twice('bin'), { apart: ['bin'] }), buf('bin')], returns: 'void' },
-  sodium_hex2bin: { args: [out('bin', undefined, { apart: ['hex'] }), buf('hex'), opt('ignore')], returns: 'number', fails: 'invalid input' },
+  sodium_hex2bin: { args: [out('bin', undefined, { apart: ['hex'] }), buf('hex'), opt('ignore')], returns: 'number', fails: 'invalid input', failsWhen: { hex: 0xff, ignore: null } },
   sodium_base64_encoded_len: { args: [num('bin_len', [0, 3221225468]), variant], returns: 'number' },
   sodium_bin2base64: { args: [out('b64', base64('bin', 'variant'), { apart: ['bin'] }), buf('bin'), variant], returns: 'void' },
   sodium_base642bin: {
     args: [out('bin', undefined, { apart: ['b64'] }), buf('b64'), opt('ignore'), variant],
     returns: 'number',
-    fails: 'invalid input'
+    fails: 'invalid input',
+    failsWhen: { b64: 0xff, ignore: null }
   },
 
   // Native only: wasm memory has no pages to guard. sodium_free and the mprotect functions act
   // only on buffers from sodium_malloc (sodium_free ignores others; mprotect refuses them).
-  sodium_malloc: { args: [num('size', u32)], returns: 'buffer', fails: 'sodium_malloc failed', native: true },
+  sodium_malloc: { args: [num('size', u32)], returns: 'buffer', fails: 'sodium_malloc failed', failsWhen: 'resources', native: true },
   sodium_free: { args: [buf('ptr')], returns: 'void', native: true },
   sodium_mprotect_noaccess: mprotect,
   sodium_mprotect_readonly: Object.assign({}, mprotect, { fails: 'failed to unlock buffer' }),
   sodium_mprotect_readwrite: Object.assign({}, mprotect, { fails: 'failed to unlock buffer' }),
-  sodium_mlock: { args: [buf('addr')], returns: 'void', fails: 'memory lock failed', native: true },
-  sodium_munlock: { args: [out('addr')], returns: 'void', fails: 'memory unlock failed', native: true }
+  sodium_mlock: { args: [buf('addr')], returns: 'void', fails: 'memory lock failed', failsWhen: 'resources', native: true },
+  sodium_munlock: { args: [out('addr')], returns: 'void', fails: 'memory unlock failed', failsWhen: 'resources', native: true }
 }
