@@ -10,7 +10,7 @@
       "sources": [
         "src/init.c",
         "src/families.c",
-        "src/util.c",
+        "src/napi_args.c",
         "src/async.c",
         "src/constants.c",
         "src/aead.c",

@@ -24,7 +24,7 @@ static bool nat_set_constants(napi_env env, napi_value exports) {
 }
 
 /* The built-ins nat_get_buf calls to tell an empty view from a detached or out-of-bounds one
- * (src/util.c), captured at load so that code run later cannot replace them. */
+ * (src/napi_args.c), captured at load so that code run later cannot replace them. */
 static void nat_env_finalize(napi_env env, void *data, void *hint) {
   (void) hint;
   nat_env *e = data;

@@ -54,6 +54,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "nat_pure.h" /* nat_overlap, and what napi_args.c and wasm.c share */
+
 #ifdef NAT_WASM
 /* The same family files compile to wasm32 against src/wasm.c, which stands in for Node-API: a
  * "value" is a slot the JS glue filled (TypedArray copied into linear memory, number, null), the
@@ -94,7 +96,6 @@ bool nat_is_null(napi_env env, napi_value value);
 bool nat_is_undefined(napi_env env, napi_value value);
 bool nat_get_u64(napi_env env, napi_value value, const char *name, uint64_t lo, uint64_t hi,
                  uint64_t *out);
-bool nat_overlap(const unsigned char *a, size_t a_len, const unsigned char *b, size_t b_len);
 napi_value nat_undefined(napi_env env);
 napi_value nat_bool(napi_env env, bool value);
 napi_value nat_number(napi_env env, double value);

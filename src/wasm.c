@@ -1,4 +1,4 @@
-/* The wasm side of the helpers in nat.h: what src/util.c does with Node-API, done on slots that
+/* The wasm side of the helpers in nat.h: what src/napi_args.c does with Node-API, done on slots that
  * the JS glue (lib/backends/wasm.js) fills before each call and reads after it.
  *
  * The glue and this file share one layout, fixed here and checked at compile time:
@@ -19,7 +19,6 @@
 
 /* Arguments a function may read; nat_get_args refuses more, so a test finds any such function. */
 #define NAT_MAX_ARGS 10
-#define NAT_MESSAGE_MAX 256 /* as util.c's snprintf buffer: messages keep at most 255 bytes */
 
 /* Slot kinds. The glue writes the argument kinds; this file writes the result kinds. */
 enum {
@@ -66,24 +65,18 @@ static napi_callback *nat_functions;
 static const char **nat_function_names;
 static size_t nat_function_total;
 
-/* message = a then b, cut at NAT_MESSAGE_MAX - 1 bytes (as snprintf cuts util.c's messages) */
+/* message = a then b (src/nat_pure.h: the same texts as src/napi_args.c's) */
 static void nat_set_error(uint32_t kind, const char *a, const char *b) {
-  size_t n = 0;
-  for (; *a != '\0' && n < NAT_MESSAGE_MAX - 1; a++) nat_error.message[n++] = *a;
-  for (; *b != '\0' && n < NAT_MESSAGE_MAX - 1; b++) nat_error.message[n++] = *b;
-  nat_error.message[n] = '\0';
+  const char *parts[] = {a, b};
+  nat_message(nat_error.message, parts, 2);
   nat_error.kind = kind;
 }
 
-/* "<name> <what>", as util.c's "%s %s" */
+/* "<name> <what>", as src/napi_args.c's */
 static napi_value nat_throw(uint32_t kind, const char *name, const char *what) {
-  char text[NAT_MESSAGE_MAX];
-  size_t n = strlen(name);
-  if (n > sizeof text - 2) n = sizeof text - 2;
-  memcpy(text, name, n);
-  text[n] = ' ';
-  text[n + 1] = '\0';
-  nat_set_error(kind, text, what);
+  const char *parts[] = {name, " ", what};
+  nat_message(nat_error.message, parts, 3);
+  nat_error.kind = kind;
   return NULL;
 }
 
@@ -111,9 +104,7 @@ napi_value nat_throw_refused(napi_env env, const char *message) {
 
 napi_value nat_throw_failed(napi_env env, const char *binding_name) {
   (void) env;
-  /* binding functions are named nat_<libsodium name> */
-  if (strncmp(binding_name, "nat_", 4) == 0) binding_name += 4;
-  return nat_throw(NAT_REFUSED, binding_name, "failed");
+  return nat_throw(NAT_REFUSED, nat_libsodium_name(binding_name), "failed");
 }
 
 bool nat_get_args(napi_env env, napi_callback_info info, napi_value *argv, size_t n) {
@@ -168,16 +159,6 @@ bool nat_get_buf(napi_env env, napi_value value, const char *name, bool optional
   return false;
 }
 
-/* Decimal digits of x at the end of buf (which must hold 21 bytes); returns the first digit. */
-static char *nat_u64_text(char *buf, uint64_t x) {
-  char *p = buf + 20;
-  *p = '\0';
-  do {
-    *--p = (char) ('0' + x % 10);
-    x /= 10;
-  } while (x != 0);
-  return p;
-}
 
 bool nat_get_u64(napi_env env, napi_value value, const char *name, uint64_t lo, uint64_t hi,
                  uint64_t *out) {
@@ -186,30 +167,14 @@ bool nat_get_u64(napi_env env, napi_value value, const char *name, uint64_t lo, 
     return false;
   }
   double d = value->number;
-  /* the test of util.c: 2^64 is the first double past the uint64_t range (and wasm traps on an
-   * out-of-range conversion, so the range test must come first, as it does) */
-  if (!(d >= (double) lo && d <= (double) hi && d < 18446744073709551616.0) || d != (double) (uint64_t) d) {
-    char what[NAT_MESSAGE_MAX], lo_text[21], hi_text[21];
-    const char *parts[] = {"must be an integer between ", nat_u64_text(lo_text, lo), " and ",
-                           nat_u64_text(hi_text, hi)};
-    size_t n = 0;
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-      size_t k = strlen(parts[i]);
-      memcpy(what + n, parts[i], k); /* at most 27 + 20 + 5 + 20 bytes */
-      n += k;
-    }
-    what[n] = '\0';
+  if (!nat_u64_in_range(d, lo, hi)) {
+    char what[NAT_MESSAGE_MAX];
+    nat_range_message(what, lo, hi);
     nat_throw_range(env, name, what);
     return false;
   }
   *out = (uint64_t) d;
   return true;
-}
-
-bool nat_overlap(const unsigned char *a, size_t a_len, const unsigned char *b, size_t b_len) {
-  if (a_len == 0 || b_len == 0) return false;
-  uintptr_t a0 = (uintptr_t) a, b0 = (uintptr_t) b;
-  return a0 < b0 + b_len && b0 < a0 + a_len;
 }
 
 static napi_value nat_set_result(uint32_t kind, double number) {

@@ -1,7 +1,12 @@
-/* The Node-API side of the helpers in nat.h: argument extraction and the errors users see.
- * src/wasm.c implements the same functions for the wasm build. */
-#include <stdio.h>
-
+/* The Node-API side of the helpers in nat.h: reading the arguments (TypedArrays, numbers, null)
+ * and throwing the errors users see. src/wasm.c implements the same functions for the wasm build;
+ * the pure C both need (overlap and range tests, message texts) is src/nat_pure.h. (libsodium's
+ * own sodium_* helpers are bound in src/utils.c.)
+ *
+ * Every Node-API status is checked, as Node's own NODE_API_CALL does: a call that fails throws
+ * napi_get_last_error_info's text unless an exception is already pending (nat_throw_napi). The
+ * statuses that answer a question about the argument (napi_invalid_arg: not a view;
+ * napi_number_expected: not a number) become natrium's TypeErrors instead. */
 #include "nat.h"
 
 
@@ -10,9 +15,10 @@ static unsigned char nat_empty[1];
 
 static napi_value nat_throw(napi_env env, napi_status (*thrower)(napi_env, const char *, const char *),
                             const char *name, const char *what) {
-  char msg[256];
-  snprintf(msg, sizeof msg, "%s %s", name, what);
-  thrower(env, NULL, msg);
+  char msg[NAT_MESSAGE_MAX];
+  const char *parts[] = {name, " ", what};
+  nat_message(msg, parts, 3);
+  if (thrower(env, NULL, msg) != napi_ok) nat_throw_napi(env);
   return NULL;
 }
 
@@ -25,20 +31,19 @@ napi_value nat_throw_range(napi_env env, const char *name, const char *what) {
 }
 
 napi_value nat_throw_error(napi_env env, const char *message) {
-  napi_throw_error(env, NULL, message);
+  if (napi_throw_error(env, NULL, message) != napi_ok) nat_throw_napi(env);
   return NULL;
 }
 
 napi_value nat_throw_refused(napi_env env, const char *message) {
-  napi_throw_error(env, NAT_REFUSED_CODE, message);
+  if (napi_throw_error(env, NAT_REFUSED_CODE, message) != napi_ok) nat_throw_napi(env);
   return NULL;
 }
 
 napi_value nat_throw_failed(napi_env env, const char *binding_name) {
-  char msg[256];
-  /* binding functions are named nat_<libsodium name> */
-  if (strncmp(binding_name, "nat_", 4) == 0) binding_name += 4;
-  snprintf(msg, sizeof msg, "%s failed", binding_name);
+  char msg[NAT_MESSAGE_MAX];
+  const char *parts[] = {nat_libsodium_name(binding_name), " failed"};
+  nat_message(msg, parts, 2);
   return nat_throw_refused(env, msg);
 }
 
@@ -46,8 +51,9 @@ napi_value nat_throw_napi(napi_env env) {
   bool pending = false;
   if (napi_is_exception_pending(env, &pending) == napi_ok && pending) return NULL;
   const napi_extended_error_info *info = NULL;
-  napi_get_last_error_info(env, &info);
-  napi_throw_error(env, NULL, info && info->error_message ? info->error_message : "Node-API call failed");
+  bool known = napi_get_last_error_info(env, &info) == napi_ok && info != NULL && info->error_message != NULL;
+  /* nothing is left to report a failure of this throw with */
+  (void) napi_throw_error(env, NULL, known ? info->error_message : "Node-API call failed");
   return NULL;
 }
 
@@ -61,15 +67,19 @@ bool nat_get_args(napi_env env, napi_callback_info info, napi_value *argv, size_
   return true;
 }
 
-bool nat_is_null(napi_env env, napi_value value) {
+/* A failed napi_typeof throws its own error; the caller's refusal then finds it pending. */
+static bool nat_is_type(napi_env env, napi_value value, napi_valuetype type) {
   napi_valuetype t;
-  return napi_typeof(env, value, &t) == napi_ok && t == napi_null;
+  if (napi_typeof(env, value, &t) != napi_ok) {
+    nat_throw_napi(env);
+    return false;
+  }
+  return t == type;
 }
 
-bool nat_is_undefined(napi_env env, napi_value value) {
-  napi_valuetype t;
-  return napi_typeof(env, value, &t) == napi_ok && t == napi_undefined;
-}
+bool nat_is_null(napi_env env, napi_value value) { return nat_is_type(env, value, napi_null); }
+
+bool nat_is_undefined(napi_env env, napi_value value) { return nat_is_type(env, value, napi_undefined); }
 
 /* A view that reads as zero bytes is empty, or its ArrayBuffer was detached, or it lies outside a
  * resizable ArrayBuffer that shrank (V8 reads the last two as empty too). The built-ins captured
@@ -93,8 +103,9 @@ static nat_view_state nat_empty_view_state(napi_env env, napi_value value, bool 
     return NAT_VIEW_EMPTY;
   }
   if (napi_call_function(env, value, fn, is_typedarray ? 1 : 0, &zero, &result) == napi_ok) return NAT_VIEW_EMPTY;
+  /* the built-in threw (the view is out of bounds): that exception is replaced by ours */
   napi_value ignored;
-  napi_get_and_clear_last_exception(env, &ignored);
+  if (napi_get_and_clear_last_exception(env, &ignored) != napi_ok) return NAT_VIEW_EMPTY;
   return NAT_VIEW_OUT_OF_BOUNDS;
 }
 
@@ -105,9 +116,18 @@ bool nat_get_buf(napi_env env, napi_value value, const char *name, bool optional
   size_t length;
   /* napi_get_buffer_info takes any ArrayBufferView and gives its byte length directly: the
    * cheapest way through Node-API (napi_get_typedarray_info first works out the element type). */
-  if (napi_get_buffer_info(env, value, &ptr, &length) != napi_ok) {
+  napi_status status = napi_get_buffer_info(env, value, &ptr, &length);
+  if (status != napi_ok) {
+    if (status != napi_invalid_arg) { /* not "value is no view": a failure of Node-API itself */
+      nat_throw_napi(env);
+      return false;
+    }
     napi_valuetype t = napi_undefined;
-    if (optional && napi_typeof(env, value, &t) == napi_ok && (t == napi_null || t == napi_undefined)) {
+    if (napi_typeof(env, value, &t) != napi_ok) {
+      nat_throw_napi(env);
+      return false;
+    }
+    if (optional && (t == napi_null || t == napi_undefined)) {
       *data = NULL;
       *len = 0;
       return true;
@@ -117,7 +137,10 @@ bool nat_get_buf(napi_env env, napi_value value, const char *name, bool optional
   }
   if (length == 0) {
     bool is_typedarray = false;
-    napi_is_typedarray(env, value, &is_typedarray);
+    if (napi_is_typedarray(env, value, &is_typedarray) != napi_ok) {
+      nat_throw_napi(env);
+      return false;
+    }
     switch (nat_empty_view_state(env, value, is_typedarray)) {
       case NAT_VIEW_DETACHED:
         nat_throw_type(env, name, "is detached");
@@ -138,15 +161,15 @@ bool nat_get_buf(napi_env env, napi_value value, const char *name, bool optional
 bool nat_get_u64(napi_env env, napi_value value, const char *name, uint64_t lo, uint64_t hi,
                  uint64_t *out) {
   double d;
-  if (napi_get_value_double(env, value, &d) != napi_ok) {
-    nat_throw_type(env, name, "must be a number");
+  napi_status status = napi_get_value_double(env, value, &d);
+  if (status != napi_ok) {
+    if (status == napi_number_expected) nat_throw_type(env, name, "must be a number");
+    else nat_throw_napi(env);
     return false;
   }
-  /* 2^64 is the first double past the uint64_t range */
-  if (!(d >= (double) lo && d <= (double) hi && d < 18446744073709551616.0) || d != (double) (uint64_t) d) {
-    char what[128];
-    snprintf(what, sizeof what, "must be an integer between %llu and %llu", (unsigned long long) lo,
-             (unsigned long long) hi);
+  if (!nat_u64_in_range(d, lo, hi)) {
+    char what[NAT_MESSAGE_MAX];
+    nat_range_message(what, lo, hi);
     nat_throw_range(env, name, what);
     return false;
   }
@@ -154,21 +177,15 @@ bool nat_get_u64(napi_env env, napi_value value, const char *name, uint64_t lo, 
   return true;
 }
 
-bool nat_overlap(const unsigned char *a, size_t a_len, const unsigned char *b, size_t b_len) {
-  if (a_len == 0 || b_len == 0) return false;
-  uintptr_t a0 = (uintptr_t) a, b0 = (uintptr_t) b;
-  return a0 < b0 + b_len && b0 < a0 + a_len;
-}
-
 napi_value nat_undefined(napi_env env) {
   napi_value v;
-  napi_get_undefined(env, &v);
+  if (napi_get_undefined(env, &v) != napi_ok) return nat_throw_napi(env);
   return v;
 }
 
 napi_value nat_bool(napi_env env, bool value) {
   napi_value v;
-  napi_get_boolean(env, value, &v);
+  if (napi_get_boolean(env, value, &v) != napi_ok) return nat_throw_napi(env);
   return v;
 }
 
