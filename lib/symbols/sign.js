@@ -1,7 +1,7 @@
 'use strict'
 // crypto_sign_*: Ed25519, ed25519ph streaming, key conversions, and sodium-native's
 // extension_tweak_ed25519_* (src/sign.c, src/crypto/tweak.c).
-const { out, buf, opt, state, fixed, plus, minus, atLeast, between, spelled } = require('./kinds')
+const { out, buf, opt, state, fixed, plus, minus, atLeast, either, spelled } = require('./kinds')
 
 // crypto_sign_* and crypto_sign_ed25519_* share one shape (sodium-native's for the former).
 function sign (p) {
@@ -67,12 +67,11 @@ module.exports = {
     fails: 'crypto_sign_ed25519_pk_to_curve25519 failed',
     failsWhen: { ed25519pk: 0 }
   },
-  // A full secret key or its 32-byte seed; nothing in between (`oneOf` narrows `between`).
+  // A full secret key or its 32-byte seed; nothing in between (LEN_EITHER in src/sign.c).
   crypto_sign_ed25519_sk_to_curve25519: {
     args: [
       out('x25519sk', fixed('crypto_box_SECRETKEYBYTES')),
-      buf('ed25519sk', Object.assign(between('crypto_sign_SEEDBYTES', 'crypto_sign_SECRETKEYBYTES'),
-        { oneOf: ['crypto_sign_SEEDBYTES', 'crypto_sign_SECRETKEYBYTES'] }))
+      buf('ed25519sk', either('crypto_sign_SEEDBYTES', 'crypto_sign_SECRETKEYBYTES'))
     ],
     returns: 'void'
   },
