@@ -88,12 +88,13 @@ unsigned char *nat_job_out(napi_env env, nat_job *job, napi_value view, const ch
   return b->data;
 }
 
+/* Cleanup: a reference or work item Node-API cannot delete has nothing left to tell (void). */
 static void nat_job_free(napi_env env, nat_job *job) {
   for (size_t i = 0; i < job->nblocks; i++) {
-    if (job->blocks[i].view != NULL) napi_delete_reference(env, job->blocks[i].view);
+    if (job->blocks[i].view != NULL) (void) napi_delete_reference(env, job->blocks[i].view);
     sodium_free(job->blocks[i].data);
   }
-  if (job->work != NULL) napi_delete_async_work(env, job->work);
+  if (job->work != NULL) (void) napi_delete_async_work(env, job->work);
   sodium_memzero(job->ctx, job->ctx_size);
   free(job);
 }
@@ -123,7 +124,10 @@ static napi_value nat_job_error(napi_env env, const char *code, const char *form
   snprintf(text, sizeof text, format, a, b);
   napi_value msg, code_value = NULL, err = NULL;
   if (code != NULL && napi_create_string_utf8(env, code, NAPI_AUTO_LENGTH, &code_value) != napi_ok) return NULL;
-  if (napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &msg) == napi_ok) napi_create_error(env, code_value, msg, &err);
+  if (napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &msg) != napi_ok ||
+      napi_create_error(env, code_value, msg, &err) != napi_ok) {
+    return NULL; /* the caller settles with undefined instead */
+  }
   return err;
 }
 
@@ -156,9 +160,13 @@ static void nat_job_complete(napi_env env, napi_status status, void *data) {
       }
     }
   }
-  if (result == NULL) napi_get_undefined(env, &result);
-  if (resolve) napi_resolve_deferred(env, job->deferred, result);
-  else napi_reject_deferred(env, job->deferred, result);
+  /* A Promise that cannot be settled would stay pending forever: the failure is thrown instead
+   * (from a completion callback Node reports it as an uncaught exception, as NODE_API_CALL does). */
+  if ((result == NULL && napi_get_undefined(env, &result) != napi_ok) ||
+      (resolve ? napi_resolve_deferred(env, job->deferred, result)
+               : napi_reject_deferred(env, job->deferred, result)) != napi_ok) {
+    nat_throw_napi(env);
+  }
   nat_job_free(env, job);
 }
 
@@ -183,11 +191,15 @@ napi_value nat_job_start(napi_env env, nat_job *job, nat_work_fn work, bool as_b
     napi_value err = NULL;
     nat_throw_napi(env);
     bool pending = false;
-    if (napi_is_exception_pending(env, &pending) == napi_ok && pending) napi_get_and_clear_last_exception(env, &err);
-    if (err == NULL) napi_get_undefined(env, &err);
-    napi_reject_deferred(env, job->deferred, err);
+    if (napi_is_exception_pending(env, &pending) != napi_ok || !pending ||
+        napi_get_and_clear_last_exception(env, &err) != napi_ok) {
+      err = NULL;
+    }
+    if (err == NULL && napi_get_undefined(env, &err) != napi_ok) err = NULL;
+    /* already failing: the first failure is the one thrown, these are best effort */
+    if (err != NULL) (void) napi_reject_deferred(env, job->deferred, err);
     nat_job_free(env, job);
-    napi_throw(env, err);
+    if (err != NULL) (void) napi_throw(env, err);
     return NULL;
   }
   return promise;

@@ -28,8 +28,9 @@ static bool nat_set_constants(napi_env env, napi_value exports) {
 static void nat_env_finalize(napi_env env, void *data, void *hint) {
   (void) hint;
   nat_env *e = data;
-  if (e->typedarray_index_of != NULL) napi_delete_reference(env, e->typedarray_index_of);
-  if (e->dataview_byte_length != NULL) napi_delete_reference(env, e->dataview_byte_length);
+  /* a finalizer cannot throw */
+  if (e->typedarray_index_of != NULL) (void) napi_delete_reference(env, e->typedarray_index_of);
+  if (e->dataview_byte_length != NULL) (void) napi_delete_reference(env, e->dataview_byte_length);
   free(e);
 }
 
@@ -68,24 +69,26 @@ static bool nat_capture_builtins(napi_env env) {
          napi_create_reference(env, byte_length, 1, &e->dataview_byte_length) == napi_ok;
 }
 
+/* A failed step throws natrium's message, unless Node-API already has an exception pending (then
+ * napi_throw_error declines, and that exception is the one the require sees). */
 NAPI_MODULE_INIT() {
   /* sodium_init() is idempotent and thread-safe; every worker's init calls it. */
   if (sodium_init() < 0) {
-    napi_throw_error(env, NULL, "sodium_init() failed");
+    (void) napi_throw_error(env, NULL, "sodium_init() failed");
     return NULL;
   }
   for (size_t i = 0; i < nat_families_count; i++) {
     if (napi_define_properties(env, exports, nat_families[i]->count, nat_families[i]->fns) != napi_ok) {
-      napi_throw_error(env, NULL, "natrium: could not register exports");
+      (void) napi_throw_error(env, NULL, "natrium: could not register exports");
       return NULL;
     }
   }
   if (!nat_capture_builtins(env)) {
-    napi_throw_error(env, NULL, "natrium: could not capture the built-ins it checks views with");
+    (void) napi_throw_error(env, NULL, "natrium: could not capture the built-ins it checks views with");
     return NULL;
   }
   if (!nat_set_constants(env, exports)) {
-    napi_throw_error(env, NULL, "natrium: could not register constants");
+    (void) napi_throw_error(env, NULL, "natrium: could not register constants");
     return NULL;
   }
   return exports;
