@@ -36,12 +36,18 @@ function fmtDuration (seconds) {
   return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`
 }
 
+const MODES = {
+  quick: 'quick smoke run (short timings, fewer sizes: not for quoting)',
+  default: 'default run (the seed article\'s table and the headline rows, shorter samples; `--full` for every operation)',
+  full: 'full run'
+}
+
 function headerLines (meta) {
   const m = meta
   return [
     `${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB${m.cpuFlags && m.cpuFlags.length ? `; ${m.cpuFlags.join(', ')}` : ''}) · ${m.os} · Node ${m.node} (V8 ${m.v8}, OpenSSL ${m.openssl}) · ${m.date}`,
     `natrium ${m.natrium.version}${m.natrium.commit ? ` @ ${m.natrium.commit}` : ''} on libsodium ${m.libsodium} · ` +
-      `${m.mode === 'quick' ? 'quick smoke run (short timings, fewer sizes: not for quoting)' : 'full run'} · ` +
+      `${MODES[m.mode] || `${m.mode} run`} · ` +
       `Benchmark.js ${m.benchmarkjs}: ≥ ${m.settings.minSamples} samples of ≥ ${m.settings.minTime} s, then ${m.settings.maxTime} s more` +
       (m.mode === 'quick' ? '' : ' (password hashing: 1 to 5 samples of one call)') +
       (m.duration ? ` · took ${fmtDuration(m.duration)}` : '') +

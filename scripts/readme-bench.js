@@ -1,17 +1,11 @@
 'use strict'
 // Prints the README's benchmark summary from bench/results/latest.json: for the headline
-// operations, ops/sec of natrium (native, wasm) and the peers, from one full run.
+// operations (bench/selection.js, the rows the default `npm run bench` also times), ops/sec of
+// natrium (native, wasm) and the peers, from one full run (`npm run bench -- --full`).
 // Usage: node scripts/readme-bench.js > /tmp/summary.md (then paste under "## Benchmarks").
 const latest = require('../bench/results/latest.json')
 
-const ROWS = [
-  ['xchacha20poly1305 encrypt', '10 B'], ['xchacha20poly1305 encrypt', '1 MB'],
-  ['xchacha20poly1305 decrypt', '1 KB'], ['ed25519 sign', '1 KB'], ['ed25519 verify', '1 KB'],
-  ['x25519 shared secret', null], ['sha256', '1 KB'], ['sha256', '1 MB'], ['sha512', '1 MB'],
-  ['blake2b-256', '1 MB'], ['hmac-sha256', '1 KB'], ['argon2id', 't=2, m=19 MiB'],
-  ['scrypt', 'N=2^14'], ['ml-kem-768 keypair', null], ['xchacha20poly1305 decrypt', '1 MB'],
-  ['xchacha20poly1305 decrypt', '10 B']
-]
+const ROWS = require('../bench/selection').HEADLINE
 const COLS = [['natrium native', 'natrium'], ['natrium wasm', 'natrium wasm'], ['sodium-native', 'sodium-native'],
   ['node:crypto', 'node:crypto'], ['libsodium-wrappers', 'libsodium-wrappers'], ['C ceiling', 'C (same libsodium)']]
 

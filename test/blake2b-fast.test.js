@@ -81,7 +81,7 @@ for (const { name: backend, sodium } of backends) {
       }
     })
 
-    it('every message length 0..1100 and lengths around 1 MiB, keyed and not: libsodium (sodium-native)', function () {
+    it('every message length 0..1100 and lengths around 1 MiB, keyed and not: libsodium (sodium-native), and node:crypto\'s blake2b512', function () {
       this.timeout(60000)
       const pool = random((1 << 20) + 300)
       const lengths = Array.from({ length: 1101 }, (_, n) => n)
@@ -93,6 +93,8 @@ for (const { name: backend, sodium } of backends) {
           sodium.crypto_generichash(ours, m, key)
           SodiumNative.crypto_generichash(ref, m, key)
           assert.strictEqual(toHex(ours), toHex(ref), `mlen ${n} key ${key && key.length}`)
+          // unkeyed BLAKE2b-512 is also OpenSSL's (node:crypto), an independent implementation
+          if (key === null) assert.strictEqual(toHex(ours), crypto.createHash('blake2b512').update(m).digest('hex'), `node:crypto, mlen ${n}`)
         }
       }
     })

