@@ -125,4 +125,14 @@ static inline void nat_poly1305_r26(uint32_t l[5], const nat_poly1305_core *c) {
   nat_poly1305_split26(l, r);
 }
 
+/* pw[k] = r^(k+1) for k < n (4 or 8), as few multiplications deep as can be: r^3 and r^4 side
+ * by side, then r^5 .. r^8 side by side. */
+static inline void nat_poly1305_powers26(uint32_t pw[][5], int n, const nat_poly1305_core *c) {
+  nat_poly1305_r26(pw[0], c);
+  nat_poly1305_mul26(pw[1], pw[0], pw[0]);
+  nat_poly1305_mul26(pw[2], pw[1], pw[0]);
+  nat_poly1305_mul26(pw[3], pw[1], pw[1]);
+  for (int k = 4; k < n; k++) nat_poly1305_mul26(pw[k], pw[3], pw[k - 4]);
+}
+
 #endif
