@@ -1,8 +1,9 @@
 'use strict'
 // crypto_onetimeauth* (Poly1305): both backends run our own code (src/crypto/poly1305*.c: natively
-// AVX-512 IFMA, AVX2 or 64-bit C by CPUID, 26-bit C in wasm), and must give libsodium's tags.
-// Natively the file runs again once per implementation (NATRIUM_POLY1305_IMPL=portable /
-// portable26 / avx2 / avx512ifma, NATRIUM_DISABLE_SIMD=1), and gdb shows which one ran.
+// AVX-512 IFMA, AVX2 or 64-bit C by CPUID; in wasm SIMD128 from 256 bytes, 26-bit C below), and
+// must give libsodium's tags. Natively the file runs again once per implementation
+// (NATRIUM_POLY1305_IMPL=portable / portable26 / avx2 / avx512ifma, NATRIUM_DISABLE_SIMD=1), and
+// gdb shows which one ran.
 // References: libsodium itself (sodium-native 5.1.0 natively built, libsodium-wrappers-sumo's
 // wasm), @noble/ciphers' poly1305 (independent), and a BigInt Poly1305 here (RFC 8439 section
 // 2.5.1 read literally) for the crafted edge cases. RFC 8439 section 2.5.2 and appendix A.3

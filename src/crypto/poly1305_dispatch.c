@@ -5,8 +5,9 @@
  * AVX2 where it has AVX2 and the OS saves ymm state, else the 64-bit portable C. Each vector kernel
  * hashes short runs of blocks with the portable code itself, so this order never loses badly: on
  * Zen 5 (family 26) at 1 MB, see bench/poly1305.c for the cycles per byte.
- * Elsewhere: the portable C (64-bit words where the compiler has 128-bit products, 26-bit limbs
- * otherwise: wasm32, 32-bit CPUs, MSVC).
+ * wasm32: SIMD128 (every runtime natrium targets has it; the build always enables it), with the
+ * 26-bit C for short runs. Elsewhere: the portable C (64-bit words where the compiler has 128-bit
+ * products, 26-bit limbs otherwise: 32-bit CPUs, MSVC).
  *
  * NATRIUM_DISABLE_SIMD set (and not "0") keeps the portable code; NATRIUM_POLY1305_IMPL=portable,
  * portable26, avx2 or avx512ifma forces one (if the CPU has it), so the tests run every path on
@@ -29,17 +30,24 @@ static void blocks_portable(nat_poly1305_core *c, const unsigned char *m, size_t
 #define LAST_BLOCK nat_poly1305_blocks_portable26
 #endif
 
+#ifndef NAT_POLY1305_SIMD128
 static void blocks_portable26(nat_poly1305_core *c, const unsigned char *m, size_t blocks) {
   nat_poly1305_blocks_portable26(c, m, blocks, 1);
 }
+#endif
 
 #ifndef NAT_POLY1305_64
 #define blocks_portable blocks_portable26
 #endif
 
+#ifdef NAT_POLY1305_SIMD128
+static nat_poly1305_blocks_fn blocks_impl = nat_poly1305_blocks_simd128;
+static const char *impl_name = "simd128";
+#else
 static nat_poly1305_blocks_fn blocks_impl = blocks_portable;
-static void (*last_block)(nat_poly1305_core *, const unsigned char *, size_t, unsigned) = LAST_BLOCK;
 static const char *impl_name = "portable";
+#endif
+static void (*last_block)(nat_poly1305_core *, const unsigned char *, size_t, unsigned) = LAST_BLOCK;
 
 const char *nat_poly1305_impl(void) {
   return impl_name;

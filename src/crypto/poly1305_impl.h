@@ -52,7 +52,13 @@ void nat_poly1305_blocks_avx2(nat_poly1305_core *c, const unsigned char *m, size
 void nat_poly1305_blocks_avx512ifma(nat_poly1305_core *c, const unsigned char *m, size_t blocks);
 #endif
 
-/* The implementation the dispatcher chose: "portable", "avx2" or "avx512ifma" (or
+#if defined(__wasm_simd128__)
+#define NAT_POLY1305_SIMD128 1
+/* WebAssembly SIMD128: four blocks at a time in 26-bit limbs, r^1..r^4. From 16 blocks. */
+void nat_poly1305_blocks_simd128(nat_poly1305_core *c, const unsigned char *m, size_t blocks);
+#endif
+
+/* The implementation the dispatcher chose: "portable", "avx2", "avx512ifma" or "simd128" (or
  * "portable26", forced for tests on a 64-bit build). */
 const char *nat_poly1305_impl(void);
 

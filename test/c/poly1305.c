@@ -4,7 +4,7 @@
  * test; one it lacks is skipped, saying so). Exits non-zero on the first difference.
  *
  * cc-sources: src/crypto/poly1305_dispatch.c src/crypto/poly1305_portable.c
- * cc-sources: src/crypto/poly1305_avx2.c src/crypto/poly1305_avx512ifma.c
+ * cc-sources: src/crypto/poly1305_avx2.c src/crypto/poly1305_avx512ifma.c src/crypto/poly1305_simd128.c
  * run-env: NATRIUM_POLY1305_IMPL=portable NATRIUM_POLY1305_IMPL=portable26 NATRIUM_POLY1305_IMPL=avx2
  * run-env: NATRIUM_POLY1305_IMPL=avx512ifma NATRIUM_POLY1305_IMPL= */
 #include <stdio.h>
