@@ -11,7 +11,7 @@
  * The scalar h enters in lane 0 with the first block. A register holds one 26-bit limb of the four
  * lanes (in 64-bit lanes, so vpmuludq makes four 26 x 29-bit products at once); products at
  * 2^130 and above come back through 5 r. The powers of r are computed at every call (a few
- * hundred cycles), which is why runs shorter than 24 blocks stay with the portable code, as do
+ * hundred cycles), which is why runs shorter than 32 blocks stay with the portable code, as do
  * the last blocks short of a whole group. */
 #include "poly1305_impl.h"
 
@@ -22,10 +22,10 @@
 
 /* From how many blocks the four-lane code and the eight-lane code take over (their powers of r
  * cost more than the blocks they speed up below that): bench/poly1305.c on Zen 5, 384 bytes
- * 3.1 GB/s four-lane against 2.9 portable, 1 KB eight-lane and four-lane alike (4.2), 2 KB 5.6
- * against 4.9. */
+ * 2.7 GB/s four-lane against 2.9 portable, 512 bytes 3.1 against 2.9; 1 KB eight-lane and
+ * four-lane alike (4.2), 2 KB 5.6 against 4.9. */
 #ifndef NAT_POLY1305_AVX2_X4_MIN
-#define NAT_POLY1305_AVX2_X4_MIN 24
+#define NAT_POLY1305_AVX2_X4_MIN 32
 #endif
 #ifndef NAT_POLY1305_AVX2_X8_MIN
 #define NAT_POLY1305_AVX2_X8_MIN 64
@@ -112,7 +112,7 @@ AVX2 static inline void vload(__m256i m[5], const unsigned char *p) {
 /* Four blocks at a time, one accumulator: lanes hold blocks 0, 2, 1, 3 of each group of four. */
 AVX2 static void blocks_x4(nat_poly1305_core *c, const unsigned char *m, size_t blocks) {
   uint32_t pw[4][5];
-  nat_poly1305_powers26(pw, 4, c);
+  nat_poly1305_powers64_26(pw, 4, c);
   vpow step, last;
   vpow_set(&step, pw[3], pw[3], pw[3], pw[3]);
   vpow_set(&last, pw[3], pw[1], pw[2], pw[0]);
@@ -148,7 +148,7 @@ AVX2 void nat_poly1305_blocks_avx2(nat_poly1305_core *c, const unsigned char *m,
     return;
   }
   uint32_t pw[8][5];
-  nat_poly1305_powers26(pw, 8, c);
+  nat_poly1305_powers64_26(pw, 8, c);
   vpow step, last_a, last_b;
   vpow_set(&step, pw[7], pw[7], pw[7], pw[7]);
   /* a's lanes hold blocks 0, 2, 1, 3 of the last eight, b's blocks 4, 6, 5, 7 */

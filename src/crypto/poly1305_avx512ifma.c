@@ -6,9 +6,11 @@
  * vpmadd52huq add the low and high 52 bits of 52 x 52-bit products, and 44-bit limbs leave 8 bits
  * of headroom so that the message is added without a carry. A product's high half sits 52 bits up,
  * that is 8 bits into the next limb; products at 2^132 and above come back times 20
- * (2^132 = 4 2^130 = 20 mod p). Runs shorter than 48 blocks go to the AVX2 kernel (r^1..r^8 cost
- * more to set up than the eight lanes save there: bench/poly1305.c on Zen 5, 512 bytes 3.2
- * against 3.4 GB/s, 768 bytes 4.3 against 3.9). */
+ * (2^132 = 4 2^130 = 20 mod p). r^1..r^8 come from the 64-bit scalar multiply (three products
+ * each; with poly1305-donna's 26-bit one, 25 each, 1 KB ran at 5.3 GB/s instead of 8.5). Runs
+ * shorter than 16 blocks go to the AVX2 kernel (and so to the portable code), where the powers
+ * cost more than the lanes save: bench/poly1305.c on Zen 5, 192 bytes 2.1 GB/s against 2.7
+ * portable, 256 bytes 3.5 against 2.8. */
 #include "poly1305_impl.h"
 
 #ifdef NAT_POLY1305_X86
@@ -17,6 +19,10 @@
 #define IFMA __attribute__((target("avx512f,avx512ifma,avx512vl")))
 #define M44 0xfffffffffffULL
 #define M42 0x3ffffffffffULL
+
+#ifndef NAT_POLY1305_IFMA_MIN
+#define NAT_POLY1305_IFMA_MIN 16
+#endif
 
 typedef struct {
   __m512i r[3], s[3]; /* s[i] = 20 r[i], s[0] unused */
@@ -93,19 +99,14 @@ IFMA static inline void vload(__m512i m[3], const unsigned char *p) {
 }
 
 IFMA void nat_poly1305_blocks_avx512ifma(nat_poly1305_core *c, const unsigned char *m, size_t blocks) {
-  if (blocks < 48) {
+  if (blocks < NAT_POLY1305_IFMA_MIN) {
     nat_poly1305_blocks_avx2(c, m, blocks);
     return;
   }
   /* pw[k] = r^(k+1), in radix 2^44 */
-  uint32_t p26[8][5];
-  uint64_t pw[8][3];
-  nat_poly1305_powers26(p26, 8, c);
-  for (int k = 0; k < 8; k++) {
-    uint64_t l[5] = {p26[k][0], p26[k][1], p26[k][2], p26[k][3], p26[k][4]}, w[3];
-    nat_poly1305_pack26(w, l);
-    split44(pw[k], w);
-  }
+  uint64_t w[8][3], pw[8][3];
+  nat_poly1305_powers64(w, 8, c);
+  for (int k = 0; k < 8; k++) split44(pw[k], w[k]);
   static const int all8[8] = {7, 7, 7, 7, 7, 7, 7, 7};
   /* block j of the last group takes r^(8-j), i.e. pw[7-j]; lane j holds block j / 2 + 4 (j % 2) */
   static const int lanes[8] = {7, 3, 6, 2, 5, 1, 4, 0};
