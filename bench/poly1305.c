@@ -10,7 +10,10 @@
  * in GB/s and TSC cycles per byte (the TSC ticks at the base clock, not the boosted one). An
  * implementation this CPU lacks is left out. With -DWITH_OPENSSL ... -lcrypto, OpenSSL's
  * Poly1305 (EVP_MAC "POLY1305", OpenSSL 3) is timed alongside: `openssl speed` has no Poly1305
- * of its own in OpenSSL 3.0. */
+ * of its own in OpenSSL 3.0. For wasm32 (SIMD128 and the 26-bit C, timed in Node's WASI):
+ *   clang --target=wasm32-wasi -O2 -msimd128 -I$W/include -Isrc/crypto bench/poly1305.c \
+ *     src/crypto/poly1305_{dispatch,portable,simd128}.c $W/lib/libsodium.a -o /tmp/poly1305.wasm
+ * with W the wasm32 libsodium (deps/out/wasm32). */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +107,9 @@ int main(int argc, char **argv) {
   ops[nops++] = (op){"libsodium", NULL};
   ops[nops++] = (op){"portable", portable};
   ops[nops++] = (op){"portable26", portable26};
+#ifdef NAT_POLY1305_SIMD128
+  ops[nops++] = (op){"simd128", nat_poly1305_blocks_simd128};
+#endif
 #ifdef NAT_POLY1305_X86
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx2")) ops[nops++] = (op){"avx2", nat_poly1305_blocks_avx2};
