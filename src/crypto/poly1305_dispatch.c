@@ -174,12 +174,12 @@ __attribute__((constructor)) static void nat_poly1305_dispatch(void) {
   const char *force = getenv("NATRIUM_POLY1305_IMPL");
   size_t pick = 0;
 
-  if (force != NULL && force[0] != '\0') {
+  if (off != NULL && off[0] != '\0' && strcmp(off, "0") != 0) {
+    pick = 0; /* as for BLAKE2b: NATRIUM_DISABLE_SIMD wins over a forced implementation */
+  } else if (force != NULL && force[0] != '\0') {
     for (size_t k = 0; k < n; k++) {
       if (strcmp(force, list[k].name) == 0) pick = k;
     }
-  } else if (off != NULL && off[0] != '\0' && strcmp(off, "0") != 0) {
-    pick = 0;
   } else {
     pick = n - 1;
     if (pick == 1) pick = 0; /* portable26 is for tests only */
