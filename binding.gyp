@@ -37,7 +37,11 @@
         "src/crypto/blake2b_dispatch.c",
         "src/crypto/blake2b_portable.c",
         "src/crypto/blake2b_avx2.c",
-        "src/crypto/poly1305_dispatch.c"
+        "src/crypto/poly1305_dispatch.c",
+        "src/crypto/poly1305_portable.c",
+        "src/crypto/poly1305_avx2.c",
+        "src/crypto/poly1305_avx512ifma.c",
+        "src/crypto/poly1305_simd128.c"
       ],
       "include_dirs": ["<(libsodium_dir)/include", "src", "src/crypto"],
       "defines": ["SODIUM_STATIC"],

@@ -182,6 +182,14 @@ lsw.ready.then(() => {
       'libsodium.js': () => lsw.crypto_sign_detached(m, kp.privateKey),
       'sodium-native': () => { SodiumNative.crypto_sign_detached(out64, mb, snSk); return out64 }
     })
+    // Poly1305 (crypto_onetimeauth): node:crypto has no Poly1305 of its own
+    const otKey = fill(TAG.KEY, 32)
+    const out16 = Buffer.alloc(16)
+    row(`poly1305 ${s}`, {
+      ...both((n) => n.crypto_onetimeauth(m, otKey)),
+      'libsodium.js': () => lsw.crypto_onetimeauth(m, otKey),
+      'sodium-native': () => { SodiumNative.crypto_onetimeauth(out16, mb, Buffer.from(otKey)); return out16 }
+    })
     const sig = natrium.native.crypto_sign_detached(m, kp.privateKey)
     row(`ed25519 verify ${s}`, {
       ...both((n) => n.crypto_sign_verify_detached(sig, m, kp.publicKey)),

@@ -4,9 +4,10 @@
  * Every MAC here has the same one-shot shape (sodium-native's: out first, a fixed-size key, verify
  * returns a boolean), so one macro defines tag, verify and keygen, and another the streaming
  * init/update/final over a caller-held state buffer. The macros bind libsodium's name p to the
- * functions impl*: libsodium's own for Poly1305, our faster HMAC-SHA-2 (src/crypto/sha2.c, the
- * same bytes and states) for HMAC. */
+ * functions impl*: our Poly1305 (src/crypto/poly1305.h: the same tags, our own state layout) and
+ * our faster HMAC-SHA-2 (src/crypto/sha2.c, the same bytes and states). */
 #include "nat.h"
+#include "poly1305.h"
 #include "sha2.h"
 
 /* p(out, in, k), p_verify(h, in, k) -> boolean, p_keygen(k). */
@@ -54,7 +55,7 @@
     STATE(state, 0, p##_state);                                         \
     BUF(key, 1);                                                        \
     LEN_EQ(key, p##_KEYBYTES);                                          \
-    int rc = init(&state, key);                                         \
+    int rc = nat_onetimeauth_poly1305_init(&state, key);                \
     nat_poly1305_stamp(&state);                                         \
     STATE_SAVE_IF_OK(state, rc);                                        \
     RETURN_OK(rc);                                                      \
@@ -67,73 +68,56 @@ static bool nat_hmac_state_ok(const void *state) {
   return true;
 }
 
-/* libsodium's Poly1305 state is opaque, and each implementation (donna32, donna64, SSE2) keeps in
- * it a count of buffered bytes that update and final use as an index: a state buffer that was
- * never initialised would make them write out of bounds. Where the count lives and its bound (the
- * implementation's block size) are found once through the public API: after init and k bytes,
- * the count reads k for k < block and 0 at k = block. Packed in one word (offset << 8 | block;
- * 0 = not probed yet), so threads racing here store the same value. */
-static size_t nat_poly1305_layout;
-
-static unsigned long long nat_poly1305_count(const crypto_onetimeauth_poly1305_state *st, size_t at) {
-  unsigned long long count;
-  memcpy(&count, (const unsigned char *) st + at, sizeof count);
-  return count;
+/* Poly1305 is src/crypto/poly1305.h's, int-returning as the macros here want. */
+static int nat_onetimeauth_poly1305(unsigned char *out, const unsigned char *in, unsigned long long inlen,
+                                    const unsigned char *k) {
+  return nat_poly1305(out, in, inlen, k);
 }
 
-static size_t nat_poly1305_probe(void) {
-  static const unsigned char key[crypto_onetimeauth_poly1305_KEYBYTES] = {0x55};
-  unsigned char m[64];
-  crypto_onetimeauth_poly1305_state st;
-  size_t layout = 0;
-  memset(m, 0xff, sizeof m);
-  memset(&st, 0, sizeof st);
-  for (size_t at = 0; layout == 0 && at + sizeof(unsigned long long) <= sizeof st; at += 4) {
-    size_t k = 0;
-    for (; k < sizeof m; k++) {
-      crypto_onetimeauth_poly1305_init(&st, key);
-      crypto_onetimeauth_poly1305_update(&st, m, k);
-      if (nat_poly1305_count(&st, at) != k) break;
-    }
-    if (k >= 16 && k < sizeof m && nat_poly1305_count(&st, at) == 0) layout = at << 8 | k;
-  }
-  sodium_memzero(&st, sizeof st);
-  return layout;
+static int nat_onetimeauth_poly1305_verify(const unsigned char *h, const unsigned char *in,
+                                           unsigned long long inlen, const unsigned char *k) {
+  return nat_poly1305_verify(h, in, inlen, k);
 }
 
-static size_t nat_poly1305_layout_of_this_build(void) {
-  size_t layout = nat_poly1305_layout;
-  if (layout == 0) nat_poly1305_layout = layout = nat_poly1305_probe();
-  return layout;
+static int nat_onetimeauth_poly1305_init(crypto_onetimeauth_poly1305_state *state, const unsigned char *key) {
+  nat_poly1305_init(state, key);
+  return 0;
 }
 
-/* The implementations' states differ (SSE2 on x86-64, donna elsewhere, wasm32 included), and none
- * can read another's: init stamps the last 4 bytes of the state, which no implementation uses
- * (the largest, SSE2's, takes 164 of its 256), with 'n', 'P' and the layout, and update/final
- * refuse a state without this build's stamp (one from another backend or CPU family, from
- * sodium-native, or never initialised) instead of computing a wrong tag from it. */
+static int nat_onetimeauth_poly1305_update(crypto_onetimeauth_poly1305_state *state, const unsigned char *in,
+                                           unsigned long long inlen) {
+  nat_poly1305_update(state, in, (size_t) inlen);
+  return 0;
+}
+
+static int nat_onetimeauth_poly1305_final(crypto_onetimeauth_poly1305_state *state, unsigned char *out) {
+  nat_poly1305_final(state, out);
+  return 0;
+}
+
+/* A Poly1305 state holds a count of buffered bytes that update and final use as an index, so a
+ * state buffer that was never initialised could make them write out of bounds. Every one of our
+ * implementations keeps the same layout, on every CPU and both backends (poly1305.h), and states
+ * made by libsodium's (SSE2 on x86-64, donna elsewhere; sodium-native's) differ from it: init
+ * stamps the last 4 bytes of the state, which no implementation uses, with 'n', 'P' and
+ * NAT_POLY1305_LAYOUT, and update/final refuse a state without the stamp (from sodium-native, an
+ * older natrium whose states were libsodium's, or never initialised) instead of computing a wrong
+ * tag from it, or one whose count is out of bounds. */
 #define NAT_POLY1305_STAMP_AT (sizeof(crypto_onetimeauth_poly1305_state) - 4)
 
 static void nat_poly1305_stamp(crypto_onetimeauth_poly1305_state *state) {
-  size_t layout = nat_poly1305_layout_of_this_build();
   unsigned char *stamp = (unsigned char *) state + NAT_POLY1305_STAMP_AT;
   stamp[0] = 'n';
   stamp[1] = 'P';
-  stamp[2] = (unsigned char) (layout >> 8);
-  stamp[3] = (unsigned char) layout;
+  stamp[2] = (unsigned char) (NAT_POLY1305_LAYOUT >> 8);
+  stamp[3] = (unsigned char) NAT_POLY1305_LAYOUT;
 }
 
-/* If the probe found nothing (a future libsodium), every update/final is refused: safe, and the
- * tests notice. (src/hash.c pins its states' offsets instead; Poly1305's differ between
- * implementations chosen at run time, hence the probe.) */
 static bool nat_poly1305_state_ok(const crypto_onetimeauth_poly1305_state *state) {
-  size_t layout = nat_poly1305_layout_of_this_build();
   const unsigned char *stamp = (const unsigned char *) state + NAT_POLY1305_STAMP_AT;
-  return layout != 0 && stamp[0] == 'n' && stamp[1] == 'P' && stamp[2] == (unsigned char) (layout >> 8) &&
-         stamp[3] == (unsigned char) layout && nat_poly1305_count(state, layout >> 8) < (layout & 0xff);
+  return stamp[0] == 'n' && stamp[1] == 'P' && stamp[2] == (unsigned char) (NAT_POLY1305_LAYOUT >> 8) &&
+         stamp[3] == (unsigned char) NAT_POLY1305_LAYOUT && nat_poly1305_state_valid(state);
 }
-
-_Static_assert(sizeof(crypto_onetimeauth_poly1305_state) >= 164 + 4, "room for the stamp");
 
 /* p_update(state, in), p_final(state, out). A state that STATE_OK refuses throws Error("invalid
  * state", as src/hash.c does for its states), touching neither the buffer nor out. */
@@ -166,8 +150,8 @@ _Static_assert(sizeof(crypto_onetimeauth_poly1305_state) >= 164 + 4, "room for t
   NAT_MAC(p, impl, verify, keygen) NAT_HMAC_INIT(p, impl, init)                           \
   NAT_MAC_UPDATE_FINAL(p, impl, nat_hmac_state_ok, update, final)
 #define NAT_POLY1305(p, verify, keygen, init, update, final)                              \
-  NAT_MAC(p, p, verify, keygen) NAT_POLY1305_INIT(p, init)                                \
-  NAT_MAC_UPDATE_FINAL(p, p, nat_poly1305_state_ok, update, final)
+  NAT_MAC(p, nat_onetimeauth_poly1305, verify, keygen) NAT_POLY1305_INIT(p, init)         \
+  NAT_MAC_UPDATE_FINAL(p, nat_onetimeauth_poly1305, nat_poly1305_state_ok, update, final)
 
 /* crypto_auth is HMAC-SHA-512-256 */
 NAT_MAC(crypto_auth, nat_hmacsha512256, crypto_auth_verify, crypto_auth_keygen)
