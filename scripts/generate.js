@@ -7,6 +7,8 @@
 //   lib/sodium-native.d.ts                 types of the sodium-native surface
 //   lib/index.mjs, lib/sodium-native.mjs   ESM entry points: the CommonJS module as the default
 //                                          export, and a named export for every function/constant
+//   lib/backends/wasm-functions.js         the WebAssembly backend's function per table entry
+//   lib/surfaces/wrappers/functions.js     the main API's function per definition of its spec.js
 //   lib/symbols/table.json                 the symbol table as the surfaces read it at run time:
 //                                          JSON.parse takes 2 ms where running lib/symbols/*.js
 //                                          took 15-20 ms of a cold require
@@ -26,7 +28,7 @@ const { symbols } = require('../lib/symbols')
 }
 const { load } = require('../lib/loader')
 const defs = require('../lib/surfaces/wrappers/spec')
-const { compile, KINDS } = require('../lib/surfaces/wrappers/build')
+const { compile, KINDS } = require('./wrappers-plan')
 const wrappers = require('../lib/surfaces/wrappers')
 const sodiumNative = require('../lib/surfaces/sodium-native')
 
@@ -195,6 +197,317 @@ function table () {
   return text
 }
 
+// --- the WebAssembly backend's functions ----------------------------------------------------------
+// One plain function per table entry (lib/backends/wasm-functions.js): the common call (every
+// buffer a non-empty Uint8Array, no output sharing bytes with another argument, numbers and nulls
+// where the table has them, exactly the table's argument count) writes its arguments straight
+// into the module's slots and scratch; anything else goes to the generic path (`slow`), which
+// handles every case, so both answer the same. See lib/backends/wasm.js.
+const isOutput = (a) => a.kind === 'out' || a.kind === 'optOut' || a.kind === 'state'
+// Outputs the C writes whole on success (their length is exact or bounded by the caller's
+// request), and wipes when libsodium refuses: they are not copied in. Outputs with no length
+// rule or only a minimum (in/out buffers, NUL-terminated text) are.
+const writeOnly = (a) => (a.kind === 'out' || a.kind === 'optOut') && a.len !== undefined &&
+  (a.len.fixed !== undefined || a.len.of !== undefined || a.len.max !== undefined)
+const JS_RESERVED = new Set(['in', 'new', 'function', 'delete', 'default', 'var'])
+const WASM_HELPERS = 'M slow lengthOf bufferOf shared pad place placeOpt copyIn copyInOpt putNull putNumber call kept copyOut finish'
+const WASM_LOCALS = new RegExp(`^(${WASM_HELPERS.split(' ').join('|')}|X|size|failed|keep|arguments|[Anbp][0-9])$`)
+
+function wasmFunction (name, entry, k) {
+  const args = entry.args
+  const n = args.length
+  const p = args.map((a) => JS_RESERVED.has(a.name) ? `${a.name}_` : a.name)
+  for (const v of p) if (WASM_LOCALS.test(v)) throw new Error(`generate: ${name}: parameter ${v} would hide a name the generated code uses`)
+  const L = []
+  L.push(`  // ${name}: lib/symbols/${entry.family}.js`)
+  L.push(`  function ${name} (${p.join(', ')}) {`)
+  if (entry.returns === 'promise' || n > 10) {
+    L.push(`    return slow(X[${k}], arguments)`)
+    L.push('  }')
+    return L
+  }
+  const bufs = []
+  const lens = []
+  const guards = []
+  const optional = (i) => args[i].kind === 'opt' || args[i].kind === 'optOut'
+  args.forEach((a, i) => {
+    const v = p[i]
+    if (a.kind === 'buf' || a.kind === 'out' || a.kind === 'state') {
+      lens.push(`n${i} = lengthOf(${v})`)
+      guards.push(`n${i} === 0`)
+      bufs.push(i)
+    } else if (a.kind === 'opt' || a.kind === 'optOut') {
+      lens.push(`n${i} = ${v} === null ? -1 : lengthOf(${v})`)
+      guards.push(`n${i} === 0`)
+      bufs.push(i)
+    } else if (a.kind === 'nul') {
+      guards.push(`${v} !== null`)
+    } else if (a.kind === 'num') {
+      guards.push(`typeof ${v} !== 'number'`)
+    } else {
+      throw new Error(`generate: ${name}: argument kind ${a.kind}`)
+    }
+  })
+  guards.push(`arguments.length !== ${n}`, 'M.busy')
+  if (lens.length) L.push(`    const ${lens.join(', ')}`)
+  L.push(`    if (${guards.join(' || ')}) return slow(X[${k}], arguments)`)
+  // outputs that share bytes with another buffer argument take the generic path
+  const outs = bufs.filter((i) => isOutput(args[i]))
+  if (outs.length) {
+    L.push(`    const ${bufs.map((i) => optional(i) ? `b${i} = n${i} < 0 ? null : bufferOf(${p[i]})` : `b${i} = bufferOf(${p[i]})`).join(', ')}`)
+    const clashes = []
+    for (const o of outs) {
+      for (const i of bufs) {
+        if (i === o || (isOutput(args[i]) && i < o)) continue
+        clashes.push(`shared(b${o}, ${p[o]}, n${o}, b${i}, ${p[i]}, n${i})`)
+      }
+    }
+    if (clashes.length) L.push(`    if (${clashes.join(' || ')}) return slow(X[${k}], arguments)`)
+  }
+  if (bufs.length) {
+    L.push(`    const size = ${bufs.map((i) => `pad(n${i})`).join(' + ')}`)
+    L.push(`    if (size > M.size) return slow(X[${k}], arguments)`)
+  }
+  L.push('    M.busy = true')
+  // each buffer goes after the one before it; place/copyIn return where the next one goes
+  const ptrs = []
+  let at = 'M.scratch'
+  args.forEach((a, i) => {
+    const v = p[i]
+    const A = `A${i}`
+    if (bufs.includes(i)) {
+      const put = writeOnly(a) ? `place${optional(i) ? 'Opt' : ''}(${A}, p${i}, n${i})` : `copyIn${optional(i) ? 'Opt' : ''}(${A}, ${v}, p${i}, n${i})`
+      ptrs.push(`p${i} = ${at}`)
+      at = put
+    } else if (a.kind === 'nul') {
+      L.push(`    putNull(${A})`)
+    } else {
+      L.push(`    putNumber(${A}, ${v})`)
+    }
+  })
+  if (bufs.length) {
+    L.push(`    const ${ptrs.join(', ')}`)
+    L.push(`    ${at}`)
+  }
+  L.push(`    const failed = call(X[${k}], ${n})`)
+  if (outs.some((o) => writeOnly(args[o]))) L.push('    const keep = kept(failed)')
+  for (const o of outs) {
+    const cond = writeOnly(args[o]) ? 'keep && ' : ''
+    L.push(`    ${optional(o) ? `if (${cond}n${o} > 0) ` : cond ? 'if (keep) ' : ''}copyOut(A${o}, ${p[o]}, p${o}, n${o}, size)`)
+  }
+  L.push(`    return finish(failed, ${bufs.length ? 'size' : '0'})`)
+  L.push('  }')
+  return L
+}
+
+function wasmFunctions () {
+  const names = Object.keys(symbols).filter((name) => !symbols[name].native)
+  const L = [HEADER.replace('from lib/symbols and lib/surfaces/wrappers/spec.js', 'from lib/symbols').trimEnd(), "'use strict'"]
+  L.push('// The WebAssembly backend\'s functions, one per table entry, for lib/backends/wasm.js (which explains')
+  L.push('// the fast path and gives `rt`). A call the fast path does not take goes to the generic `slow`.')
+  L.push('module.exports = function wasmFunctions (rt) {')
+  L.push(`  const { ${WASM_HELPERS.split(' ').join(', ')} } = rt`)
+  L.push(`  const ${Array.from({ length: 10 }, (_, i) => `A${i} = ${i}`).join(', ')}`)
+  L.push('  // the module\'s index of each function, -1 where it has none')
+  L.push(`  const X = [\n${names.map((nm) => `    '${nm}'`).join(',\n')}\n  ].map(rt.index)`)
+  L.push('')
+  names.forEach((name, k) => { L.push(...wasmFunction(name, symbols[name], k), '') })
+  L.push('  const functions = {}')
+  L.push(`  const all = [\n${names.map((nm) => `    ${nm}`).join(',\n')}\n  ]`)
+  L.push('  for (let k = 0; k < all.length; k++) if (X[k] >= 0) functions[all[k].name] = all[k]')
+  L.push('  return functions')
+  L.push('}')
+  return L.join('\n') + '\n'
+}
+
+// --- the main API's functions -------------------------------------------------------------------
+// One plain function per definition of lib/surfaces/wrappers/spec.js (lib/surfaces/wrappers/
+// functions.js), from the plan compile() makes of it and the raw table entry: the caller's
+// parameters checked and converted in order, the outputs allocated, the raw call, libsodium's
+// refusal turned into libsodium-wrappers' error, the result formatted.
+function mainFunctions () {
+  const table = symbols
+  const consts = new Map() // constant name -> local name
+  const K = (c) => {
+    if (typeof c === 'number') return String(c)
+    if (!consts.has(c)) consts.set(c, `K_${c}`)
+    return consts.get(c)
+  }
+  const raws = new Set()
+  const L = []
+  const fnNames = []
+  for (const [name, def] of Object.entries(defs)) {
+    const plan = compile(name, def, load().binding)
+    const rawName = def.raw || name
+    const entry = table[rawName]
+    const args = entry.args
+    raws.add(rawName)
+    fnNames.push(name)
+    const local = (p) => `x_${p.name}`
+    const params = plan.params.map((p) => p.name)
+    for (const q of params) {
+      if (/^(_.*|format|io|defs|binding|outputFormat|EMPTY|U32_MAX|stateOf|[A-Za-z]+Of|lengthError|formatCode|isRefusal|inputTypeError|StateAddress|UINT8ARRAY|isUint8Array|U8)$/.test(q) || /^[xntK]_|^raw_|^SET_/.test(q)) {
+        throw new Error(`generate: ${name}: parameter ${q} would hide a name the generated code uses`)
+      }
+    }
+    if (plan.hasFormat) params.push('outputFormat')
+    const where = `${name}`
+    L.push(`  // ${name}: lib/surfaces/wrappers/spec.js, raw ${rawName}: lib/symbols/${entry.family}.js`)
+    L.push(`  function ${name} (${params.join(', ')}) {`)
+    L.push(`    const _code = ${plan.hasFormat ? 'formatCode(outputFormat)' : 'UINT8ARRAY'}`)
+    for (const p of plan.params) {
+      const a = args[p.at]
+      const x = p.name
+      if (p.kind === KINDS.IN || p.kind === KINDS.OPT) {
+        // the length rule, as compile's inputRule (an override in def.len first)
+        const override = def.len && def.len[p.name]
+        let len = override !== undefined ? override : a.len
+        if (typeof len === 'string' || typeof len === 'number') len = { fixed: len }
+        let check = ''
+        if (len && !len.oneOf && len.of === undefined) {
+          const n = `n_${x}`
+          if (len.fixed !== undefined) {
+            const text = typeof len.fixed === 'string' ? `'${len.fixed} (' + ${K(len.fixed)} + ')'` : `'${len.fixed}'`
+            check = `const ${n} = lengthOf(${local(p)}); if (${n} !== ${K(len.fixed)}) throw lengthError('${x}', ${text}, ${n})`
+          } else {
+            const conds = []
+            if (len.min !== undefined) conds.push(`if (${n} < ${K(len.min)}) throw lengthError('${x}', 'at least ${len.min} (' + ${K(len.min)} + ')', ${n})`)
+            if (len.max !== undefined) conds.push(`if (${n} > ${K(len.max)}) throw lengthError('${x}', 'at most ' + ${K(len.max)}, ${n})`)
+            check = `const ${n} = lengthOf(${local(p)}); ${conds.join('; ')}`
+          }
+        }
+        if (p.kind === KINDS.IN) {
+          L.push(`    const ${local(p)} = io.input(${x}, ${p.slot}, '${x}')`)
+          if (check) L.push(`    ${check}`)
+        } else {
+          const empty = p.empty ? 'EMPTY' : 'null'
+          L.push(`    let ${local(p)} = ${empty}`)
+          L.push(`    if (${x} !== null && ${x} !== undefined) {`)
+          L.push(`      ${local(p)} = io.input(${x}, ${p.slot}, '${x}')`)
+          if (check) L.push(`      ${check}`)
+          L.push('    }')
+        }
+      } else if (p.kind === KINDS.IGNORED) {
+        L.push(`    _ignored(${x}, '${x}')`)
+      } else if (p.kind === KINDS.NUM) {
+        const hi = typeof a.range[1] === 'object' ? 'Number.MAX_SAFE_INTEGER' : K(a.range[1])
+        L.push(`    const ${local(p)} = numberOf(${x}, '${x}', ${K(a.range[0])}, ${hi})`)
+      } else if (p.kind === KINDS.STATE) {
+        L.push(`    const ${local(p)} = stateOf(${x}, '${p.stateKind}', '${x}')`)
+      } else { // OUTLEN
+        const len = a.len || {}
+        L.push(`    numberOf(${x}, '${x}', ${len.min !== undefined ? K(len.min) : '0'}, ${len.max !== undefined ? K(len.max) : 'U32_MAX'})`)
+      }
+    }
+    if (plan.stateAt >= 0) {
+      L.push(`    const _state = new StateAddress('${plan.stateKind}', ${K(plan.stateKind)})`)
+    } else if (def.final) {
+      L.push(`    const _state = ${plan.params[0].name}`)
+    }
+    for (const o of plan.outputs) {
+      let n
+      const olen = args[o.at].len || {}
+      if (def.sizes && def.sizes[o.name] !== undefined) n = String(def.sizes[o.name])
+      else if (o.size !== null && olen.fixed !== undefined) n = K(olen.fixed)
+      else if (o.size !== null) throw new Error(`generate: ${name}: no length for output ${o.name}`)
+      else if (o.param >= 0) n = plan.params[o.param].name
+      else {
+        const from = plan.params[o.of]
+        const a = args[o.at]
+        const c = a.len.plus !== undefined ? K(a.len.plus) : K(a.len.minus)
+        n = `_outLength(${local(from)}, ${a.len.plus !== undefined ? '' : '-'}${c}, '${from.name}')`
+      }
+      L.push(`    const t_${o.name} = io.target(${n}, ${o.slot})`)
+    }
+    // the raw call's arguments, in the raw order
+    const call = args.map((a, i) => {
+      const out = plan.outputs.find((o) => o.at === i)
+      if (out) return `t_${out.name}`
+      if (i === plan.stateAt) return 'StateAddress.raw(_state)'
+      const p = plan.params.find((q) => q.at === i && q.kind !== KINDS.OUTLEN)
+      if (p && p.kind !== KINDS.IGNORED) return local(p)
+      if (def.set && Object.prototype.hasOwnProperty.call(def.set, a.name)) return `SET_${name}_${a.name}`
+      return 'null'
+    })
+    const fail = `'${plan.fail.replace(/'/g, "\\'")}'`
+    const refusal = plan.refusable ? `_refusedOr(err, defs.${name}.refused)` : `_refusal(err, ${fail})`
+    const openStyle = plan.returnsBool && plan.outputs.length > 0 && plan.shape === null
+    const needR = openStyle || plan.shape !== null || (plan.outputs.length === 0 && plan.stateAt < 0)
+    if (needR) L.push('    let _r')
+    L.push('    try {')
+    L.push(`      ${needR ? '_r = ' : ''}raw_${rawName}(${call.join(', ')})`)
+    L.push(`    } catch (err) {`)
+    L.push(`      return ${refusal}`)
+    L.push('    }')
+    if (openStyle) L.push(`    if (_r === false) throw new Error(${fail})`)
+    if (def.final) L.push('    StateAddress.finalize(_state)')
+    const fmt = (t) => `(_code === UINT8ARRAY ? io.take(${t}) : io.takeAs(${t}, _code))`
+    const targets = plan.outputs.map((o) => `t_${o.name}`)
+    const stateArg = plan.stateAt >= 0 ? '_state' : 'null'
+    if (plan.shape !== null) {
+      L.push(`    return defs.${name}.shape(_r, [${targets.join(', ')}], _code, format, ${stateArg})`)
+    } else if (plan.outputs.length === 0) {
+      L.push(`    return ${plan.stateAt >= 0 ? '_state' : '_r'}`)
+    } else if (plan.outKeys === null) {
+      L.push(`    return ${fmt(targets[0])}`)
+    } else {
+      const fields = plan.outKeys.map(([k, i]) => `${k}: ${fmt(targets[i])}`)
+      if (plan.keyType) fields.push(`keyType: '${plan.keyType}'`)
+      if (plan.stateAt >= 0) fields.unshift('state: _state')
+      L.push(`    return { ${fields.join(', ')} }`)
+    }
+    L.push('  }')
+    L.push('')
+  }
+  const sets = []
+  for (const [name, def] of Object.entries(defs)) {
+    for (const k of Object.keys(def.set || {})) sets.push(`  const SET_${name}_${k} = defs.${name}.set.${k}`)
+  }
+  const head = [
+    HEADER.replace('from lib/symbols and lib/surfaces/wrappers/spec.js', 'from lib/surfaces/wrappers/spec.js and lib/symbols').trimEnd(),
+    "'use strict'",
+    "// The main API's functions (lib/surfaces/wrappers.js puts them on the API object): one per",
+    '// definition of lib/surfaces/wrappers/spec.js, over the raw function its comment names.',
+    "const { formatCode, numberOf, lengthError, lengthOf, isRefusal, inputTypeError, StateAddress, UINT8ARRAY } = require('./io')",
+    "const { isUint8Array, U8 } = require('../../intrinsics')",
+    '',
+    'const U32_MAX = 0xffffffff',
+    'const EMPTY = new U8(0)',
+    'const stateOf = StateAddress.bytes',
+    '',
+    '// libsodium-wrappers\' unused secret nonce: null, undefined or bytes, never looked at',
+    'function _ignored (x, name) {',
+    "  if (x !== null && x !== undefined && !isUint8Array(x) && typeof x !== 'string') throw inputTypeError(name, x)",
+    '}',
+    '',
+    '// An output as long as an input plus (or minus) a constant',
+    'function _outLength (v, plus, name) {',
+    '  const n = lengthOf(v) + plus',
+    '  if (n < 0) throw lengthError(name, `at least ${-plus}`, lengthOf(v))',
+    '  return n',
+    '}',
+    '',
+    '// A failed raw call: libsodium\'s refusal gets libsodium-wrappers\' message; argument errors pass through',
+    'function _refusal (err, fail) {',
+    '  if (!isRefusal(err)) throw err',
+    '  throw new Error(fail, { cause: err })',
+    '}',
+    'function _refusedOr (err, value) {',
+    '  if (!isRefusal(err)) throw err',
+    '  return value',
+    '}',
+    '',
+    'module.exports = function mainFunctions (binding, io, defs) {',
+    '  const format = (t, code) => code === UINT8ARRAY ? io.take(t) : io.takeAs(t, code)',
+    ...[...raws].map((r) => `  const raw_${r} = binding.${r}`),
+    ...[...consts].map(([c, l]) => `  const ${l} = binding.${c}`),
+    ...sets,
+    ''
+  ]
+  const tail = [`  return { ${fnNames.join(', ')} }`, '}']
+  return head.concat(L, tail).join('\n') + '\n'
+}
+
 // --- ESM entry points -----------------------------------------------------------------------------------
 function esmEntry (names, from, what) {
   const lines = [`${HEADER}// ${what}: the CommonJS module itself (one instance, no dual-package hazard), its properties as named exports.`]
@@ -219,7 +532,9 @@ function outputs () {
     'lib/sodium-native.d.ts': sodiumNativeTypes(sn),
     'lib/index.mjs': esmEntry(mainNames, './index.js', "require('natrium') as an ES module"),
     'lib/sodium-native.mjs': esmEntry(snNames, './sodium-native.js', "require('natrium/sodium-native') as an ES module"),
-    'lib/symbols/table.json': table()
+    'lib/symbols/table.json': table(),
+    'lib/backends/wasm-functions.js': wasmFunctions(),
+    'lib/surfaces/wrappers/functions.js': mainFunctions()
   }
 }
 
