@@ -1,5 +1,5 @@
 'use strict'
-// The WebAssembly backend's generated functions (lib/backends/wasm-functions.js): the fast path
+// The WebAssembly backend's generated functions (lib/backends/wasm-functions/<family>.js): the fast path
 // (arguments written straight into the module's slots, write-only outputs not copied in) answers
 // as the generic path and the native backend do: results, errors, outputs left alone after an
 // argument error, wiped after a refusal, in place, overlapping, sharing an ArrayBuffer. The
@@ -30,11 +30,24 @@ describe('wasm functions (generated)', function () {
 
   it('every function of the module is a plain function named for it, pointing at its table entry in the source', function () {
     const fs = require('fs')
-    const text = fs.readFileSync(path.join(__dirname, '..', 'lib', 'backends', 'wasm-functions.js'), 'utf8')
+    const FAMILY = require('../lib/backends/wasm-functions/index')
+    const text = (f) => fs.readFileSync(path.join(__dirname, '..', 'lib', 'backends', 'wasm-functions', `${f}.js`), 'utf8')
     for (const [name, fn] of Object.entries(wasm.raw)) {
       if (typeof fn !== 'function') continue
       assert.strictEqual(fn.name, name)
-      assert.match(text, new RegExp(`// ${name}: lib/symbols/\\w+\\.js\\n  function ${name} \\(`), name)
+      const f = FAMILY[name]
+      assert.match(text(f), new RegExp(`// ${name}: lib/symbols/${f}\\.js\\n  function ${name} \\(`), name)
+    }
+  })
+
+  it('every generated main-API function is named for itself and names its spec and table entry', function () {
+    const fs = require('fs')
+    const FAMILY = require('../lib/surfaces/wrappers/functions/index')
+    const api = require('../lib/surfaces/wrappers')({ name: 'wasm', binding: wasm.raw })
+    for (const [name, f] of Object.entries(FAMILY)) {
+      assert.strictEqual(api[name].name, name)
+      const text = fs.readFileSync(path.join(__dirname, '..', 'lib', 'surfaces', 'wrappers', 'functions', `${f}.js`), 'utf8')
+      assert.match(text, new RegExp(`// ${name}: lib/surfaces/wrappers/spec\\.js, raw \\w+: lib/symbols/${f}\\.js\\n  function ${name} \\(`), name)
     }
   })
 

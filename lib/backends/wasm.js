@@ -4,7 +4,7 @@
 // every function by its libsodium name, and every constant.
 //
 // Every function is a plain named function, generated from the symbol table into
-// wasm-functions.js: the common call (non-empty Uint8Arrays, numbers and nulls where the table has
+// wasm-functions/<family>.js: the common call (non-empty Uint8Arrays, numbers and nulls where the table has
 // them, no output sharing bytes with another argument) is written straight into the module's
 // slots and scratch area, outputs the C writes whole are not copied in (they are copied back only
 // when the call succeeded or libsodium refused, which wipes them), and only outputs the C marked
@@ -30,6 +30,7 @@ const {
   dataViewByteOffset, dataViewByteLength, isView, isUint8Array, emptyViewState, u8Set, u8Fill, u8Subarray,
   u8IndexOf, U8
 } = require('../intrinsics')
+const { lazyAll } = require('../lazy')
 
 const wasmModule = new WebAssembly.Module(fs.readFileSync(path.join(__dirname, '..', 'natrium.wasm')))
 
@@ -86,7 +87,7 @@ let wasm, memory
 let u8, u32, f64
 let scratch = 0 // the reusable area arguments are copied to (malloc'd, grown on demand)
 let scratchSize = 0
-// The state the generated functions (wasm-functions.js) read: scratch area, its size, and whether
+// The state the generated functions (wasm-functions/<family>.js) read: scratch area, its size, and whether
 // a call is running.
 const M = { scratch: 0, size: 0, busy: false }
 
@@ -336,7 +337,7 @@ function trapped (index, err) {
   throw new Error(`natrium.wasm: ${names[index]} trapped (${err && err.message}); the module was restarted`)
 }
 
-// --- what the generated functions (wasm-functions.js) call ---------------------------------------
+// --- what the generated functions (wasm-functions/<family>.js) call ---------------------------------------
 
 // The generic path, with the arguments as given.
 function slow (index, args) {
@@ -459,16 +460,21 @@ for (let i = 0, n = wasm.nat_function_count(); i < n; i++) {
   names.push(cString(wasm.nat_function_name(i)))
   byName.set(names[i], i)
 }
-const functions = require('./wasm-functions')({
+const rt = {
   M, slow, lengthOf, bufferOf: typedArrayBuffer, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish,
   index: (name) => byName.has(name) ? byName.get(name) : -1
-})
+}
+// A family's functions are compiled when the first of them is read (lib/lazy.js).
+const FAMILY = require('./wasm-functions/index')
+const families = Object.create(null)
+const family = (f) => families[f] || (families[f] = require(`./wasm-functions/${f}`)(rt))
 // NATRIUM_WASM_GENERIC=1 sends every call down the generic path (tests run the suite both ways).
 const generic = process.env.NATRIUM_WASM_GENERIC === '1'
 for (const name of names) {
-  if (!functions[name]) throw new Error(`natrium.wasm: ${name} has no entry in the symbol table (lib/symbols), so no function`)
-  binding[name] = generic ? genericFunction(byName.get(name), name) : functions[name]
+  if (!FAMILY[name]) throw new Error(`natrium.wasm: ${name} has no entry in the symbol table (lib/symbols), so no function`)
+  if (generic) binding[name] = genericFunction(byName.get(name), name)
 }
+if (!generic) lazyAll(binding, names, (name) => family(FAMILY[name])[name])
 
 function genericFunction (index, name) {
   const fn = function () { return slow(index, arguments) }

@@ -3,19 +3,23 @@
 // first line, over a raw backend. Results are new Uint8Arrays (or strings, with the optional
 // trailing outputFormat), inputs are Uint8Arrays or UTF-8 strings, failures throw as in
 // libsodium-wrappers. Most functions are generated (scripts/generate.js) from their definitions
-// (wrappers/spec.js) and the symbol table into wrappers/functions.js, one plain function each; the
+// (wrappers/spec.js) and the symbol table into wrappers/functions/, one plain function each; the
 // rest are small adapters (wrappers/adapters.js) and natrium's additions (wrappers/extras.js).
 // See docs/api.md.
 const defs = require('./wrappers/spec')
 const { mainIO, StateAddress } = require('./wrappers/io')
 const adapters = require('./wrappers/adapters')
 const extras = require('./wrappers/extras')
+const FAMILY = require('./wrappers/functions/index')
+const { lazyAll, isLazy } = require('../lazy')
 
 // Constants every surface shares, minus sodium-native's own (sn_*).
 function constants (binding) {
   const out = {}
-  for (const [name, value] of Object.entries(binding)) {
-    if (typeof value !== 'function' && !name.startsWith('sn_')) out[name] = value
+  for (const name of Object.keys(binding)) {
+    if (name.startsWith('sn_') || isLazy(binding, name)) continue // lazy: a function
+    const value = binding[name]
+    if (typeof value !== 'function') out[name] = value
   }
   return out
 }
@@ -23,10 +27,12 @@ function constants (binding) {
 module.exports = function wrappers ({ name, binding }) {
   const io = mainIO()
   const api = constants(binding)
-  // one plain function per definition of wrappers/spec.js, generated into wrappers/functions.js
-  const functions = require('./wrappers/functions')(binding, io, defs)
-  for (const fname of Object.keys(defs)) api[fname] = functions[fname]
-  const built = (fname) => functions[fname]
+  // one plain function per definition of wrappers/spec.js, generated into
+  // wrappers/functions/<family>.js, compiled a family at a time when the first is read
+  const families = Object.create(null)
+  const family = (f) => families[f] || (families[f] = require(`./wrappers/functions/${f}`)(binding, io, defs))
+  const built = (fname) => family(FAMILY[fname])[fname]
+  lazyAll(api, Object.keys(FAMILY), built)
   adapters(api, binding, io, built)
   extras(api, binding, built)
 
