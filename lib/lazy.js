@@ -47,9 +47,15 @@ const isLazy = (object, name) => getOwn(object, name).get !== undefined
 // Object.assign(target, source) that leaves source's lazy properties lazy on target too.
 // (The backends list their functions before their constants, so the order of keys is kept.)
 function assignLazy (target, source) {
-  const names = Object.keys(source)
-  lazyAll(target, names.filter((name) => isLazy(source, name)), (name) => source[name])
-  for (const name of names) if (!isLazy(source, name)) target[name] = source[name]
+  const descriptors = Object.getOwnPropertyDescriptors(source)
+  const lazyNames = []
+  for (const name in descriptors) if (descriptors[name].get !== undefined && descriptors[name].enumerable) lazyNames.push(name)
+  if (lazyNames.length === 0) return Object.assign(target, source)
+  lazyAll(target, lazyNames, (name) => source[name])
+  for (const name in descriptors) {
+    const d = descriptors[name]
+    if (d.get === undefined && d.enumerable) target[name] = d.value
+  }
   return target
 }
 
