@@ -3,31 +3,26 @@
 // the plain data property it becomes, so Object.keys, `in`, identity and assignment behave as for
 // that property. The generated functions are loaded a family at a time this way: compiling all
 // of them up front would take a large part of a cold require.
-function lazy (object, name, make) {
-  const settle = (value) => Reflect.defineProperty(object, name, { value, writable: true, enumerable: true, configurable: true })
-  Object.defineProperty(object, name, {
-    get () {
-      const value = make()
-      settle(value) // fails only on a frozen object, which keeps the accessor
-      return value
-    },
-    set (value) {
-      if (!settle(value)) throw new TypeError(`Cannot assign to read only property '${name}' of object`)
-    },
-    enumerable: true,
-    configurable: true
-  })
-}
 
-// lazy() for many names at once (one Object.defineProperties: about half the cost at load).
+// object -> the names of its properties that are still lazy
+const pending = new WeakMap()
+
 function lazyAll (object, names, make) {
+  if (names.length === 0) return object
+  let waiting = pending.get(object)
+  if (waiting === undefined) pending.set(object, waiting = new Set())
   const descriptors = {}
   for (const name of names) {
-    const settle = (value) => Reflect.defineProperty(object, name, { value, writable: true, enumerable: true, configurable: true })
+    const settle = (value) => {
+      const ok = Reflect.defineProperty(object, name, { value, writable: true, enumerable: true, configurable: true })
+      if (ok) waiting.delete(name)
+      return ok
+    }
+    waiting.add(name)
     descriptors[name] = {
       get () {
         const value = make(name)
-        settle(value)
+        settle(value) // fails only on a frozen object, which keeps the accessor
         return value
       },
       set (value) {
@@ -40,22 +35,22 @@ function lazyAll (object, names, make) {
   return Object.defineProperties(object, descriptors)
 }
 
-// Whether a property holds a value not made yet (lazy's accessor).
-const getOwn = Object.getOwnPropertyDescriptor
-const isLazy = (object, name) => getOwn(object, name).get !== undefined
+const lazy = (object, name, make) => lazyAll(object, [name], make)
 
-// Object.assign(target, source) that leaves source's lazy properties lazy on target too.
-// (The backends list their functions before their constants, so the order of keys is kept.)
+// Whether a property holds a value not made yet (lazyAll's accessor).
+function isLazy (object, name) {
+  const waiting = pending.get(object)
+  return waiting !== undefined && waiting.has(name)
+}
+
+// Object.assign(target, source) that leaves source's lazy properties lazy on target too (the
+// backends list their functions before their constants, so the order of keys is kept).
 function assignLazy (target, source) {
-  const descriptors = Object.getOwnPropertyDescriptors(source)
-  const lazyNames = []
-  for (const name in descriptors) if (descriptors[name].get !== undefined && descriptors[name].enumerable) lazyNames.push(name)
-  if (lazyNames.length === 0) return Object.assign(target, source)
-  lazyAll(target, lazyNames, (name) => source[name])
-  for (const name in descriptors) {
-    const d = descriptors[name]
-    if (d.get === undefined && d.enumerable) target[name] = d.value
-  }
+  const waiting = pending.get(source)
+  if (waiting === undefined || waiting.size === 0) return Object.assign(target, source)
+  const names = Object.keys(source)
+  lazyAll(target, names.filter((name) => waiting.has(name)), (name) => source[name])
+  for (const name of names) if (!waiting.has(name)) target[name] = source[name]
   return target
 }
 
