@@ -289,6 +289,19 @@ NAT_EXPORT(nat_result_address) struct nat_slot *nat_result_address(void) { retur
 NAT_EXPORT(nat_error_address) void *nat_error_address(void) { return &nat_error; }
 NAT_EXPORT(nat_max_args) size_t nat_max_args(void) { return NAT_MAX_ARGS; }
 
+/* The layout above, as numbers the glue reads once at load and compares with the offsets and
+ * kinds its per-function code is written with (lib/backends/wasm.js), so the two can never
+ * silently disagree: entry i of this list, 0 past its end. */
+static const uint32_t nat_layout_values[] = {
+  sizeof(struct nat_slot), offsetof(struct nat_slot, kind), offsetof(struct nat_slot, output),
+  offsetof(struct nat_slot, data), offsetof(struct nat_slot, len), offsetof(struct nat_slot, number),
+  NAT_MAX_ARGS, offsetof(__typeof__(nat_error), kind), offsetof(__typeof__(nat_error), message),
+  NAT_MESSAGE_MAX, NAT_UNDEFINED, NAT_NULL, NAT_NUMBER, NAT_BOOL, NAT_TYPEDARRAY, NAT_DETACHED,
+  NAT_OTHER, NAT_PROMISE, NAT_OUT_OF_BOUNDS, NAT_TYPE_ERROR, NAT_RANGE_ERROR, NAT_ERROR, NAT_REFUSED};
+NAT_EXPORT(nat_layout) uint32_t nat_layout(size_t i) {
+  return i < sizeof nat_layout_values / sizeof nat_layout_values[0] ? nat_layout_values[i] : 0;
+}
+
 NAT_EXPORT(nat_call) int nat_call(size_t index, size_t argc) {
   static int sodium_ready;
   struct nat_wasm_call call = {argc < NAT_MAX_ARGS ? argc : NAT_MAX_ARGS};

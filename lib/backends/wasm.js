@@ -3,7 +3,15 @@
 // compiled against src/wasm.c instead of Node-API). This file exports the same binding object:
 // every function by its libsodium name, and every constant.
 //
-// One call: each argument is classified into a slot in linear memory (TypedArray or DataView,
+// Every function is a plain named function, generated from the symbol table into
+// wasm-functions/<family>.js: the common call (non-empty Uint8Arrays, numbers and nulls where the table has
+// them, no output sharing bytes with another argument) is written straight into the module's
+// slots and scratch area, outputs the C writes whole are not copied in (they are copied back only
+// when the call succeeded or libsodium refused, which wipes them), and only outputs the C marked
+// as written are copied back. Every other call takes the generic path below (`invoke`), which
+// handles them all; the C makes every check on either path, so both answer the same.
+//
+// The generic path: each argument is classified into a slot in linear memory (TypedArray or DataView,
 // number, null, undefined, detached, other); TypedArrays are copied into one reusable scratch area, where
 // arguments that share bytes of one ArrayBuffer become ONE copy of the union of their ranges, so
 // the C's overlap checks and in-place operations see what they see on native. The C does every
@@ -22,6 +30,7 @@ const {
   dataViewByteOffset, dataViewByteLength, isView, isUint8Array, emptyViewState, u8Set, u8Fill, u8Subarray,
   u8IndexOf, U8
 } = require('../intrinsics')
+const { lazyAll } = require('../lazy')
 
 const wasmModule = new WebAssembly.Module(fs.readFileSync(path.join(__dirname, '..', 'natrium.wasm')))
 
@@ -78,6 +87,9 @@ let wasm, memory
 let u8, u32, f64
 let scratch = 0 // the reusable area arguments are copied to (malloc'd, grown on demand)
 let scratchSize = 0
+// The state the generated functions (wasm-functions/<family>.js) read: scratch area, its size, and whether
+// a call is running.
+const M = { scratch: 0, size: 0, busy: false }
 
 // A fresh instance: at load, and after a trap (libsodium's abort() on misuse, which would end a
 // native process) left the old one in an unknown state.
@@ -87,8 +99,8 @@ function instantiate () {
   exports._initialize()
   if (exports.nat_init() !== 0) throw new Error('natrium.wasm: nat_init() failed')
   wasm = exports
-  scratch = 0
-  scratchSize = 0
+  scratch = M.scratch = 0
+  scratchSize = M.size = 0
   views()
 }
 
@@ -147,27 +159,27 @@ function reserve (size, index) {
   let ptr = wasm.malloc(want)
   if (ptr === 0 && scratch !== 0) { release(); ptr = wasm.malloc(want) }
   if (ptr === 0 && want > size) ptr = wasm.malloc(want = size)
-  if (u8.length === 0) views()
+  if (typedArrayByteLength(u8) === 0) views()
   if (ptr === 0) throw new RangeError(`${names[index]}: out of WebAssembly memory for ${size} bytes of buffers`)
   release()
-  scratch = ptr
-  scratchSize = want
+  scratch = M.scratch = ptr
+  scratchSize = M.size = want
 }
 
 function release () {
   if (scratch !== 0) wasm.free(scratch)
-  scratch = 0
-  scratchSize = 0
+  scratch = M.scratch = 0
+  scratchSize = M.size = 0
 }
 
 // Views of the scratch area that outputs are copied back from, kept per region while the same
 // calls repeat (same place, same length), so a steady stream of calls allocates nothing. A view
 // of memory from before it grew reads as length 0, so it is replaced too.
 const outView = new Array(MAX_ARGS).fill(null)
-function copyOut (r, dst, ptr, n) {
+function copyRegion (r, dst, ptr, n) {
   if (n === 0) return
   let view = outView[r]
-  if (view === null || view.length !== n || view.byteOffset !== ptr) {
+  if (view === null || typedArrayByteLength(view) !== n || typedArrayByteOffset(view) !== ptr) {
     view = outView[r] = u8Subarray(u8, ptr, ptr + n)
   }
   u8Set(dst, view)
@@ -203,13 +215,11 @@ function addRegion (v, buffer, start, end, ng, nt) {
 
 // Set while a call runs: a call from inside one (a random source the caller replaced, which the
 // C reaches through random_get) is refused, since both would share the slots and the scratch.
-let busy = false
-
 function invoke (index, argc) {
-  if (busy) {
+  if (M.busy) {
     throw new Error(`natrium.wasm: ${names[index]} was called while another natrium call was running (from a getter, a Proxy trap or a replaced random source); refused`)
   }
-  busy = true
+  M.busy = true
   let nt = 0
   let ng = 0
   let size = 0
@@ -285,10 +295,10 @@ function invoke (index, argc) {
     } catch (err) {
       trapped(index, err)
     }
-    if (u8.length === 0) views()
+    if (typedArrayByteLength(u8) === 0) views()
     for (let t = 0; t < nt; t++) if (u32[tSlot[t] + 1] !== 0) gOut[tRegion[t]] = 1
     for (let r = 0; r < ng; r++) {
-      if (gOut[r] !== 0 && gBuffer[r] !== null) copyOut(r, gBytes[r], gPtr[r], gEnd[r] - gStart[r])
+      if (gOut[r] !== 0 && gBuffer[r] !== null) copyRegion(r, gBytes[r], gPtr[r], gEnd[r] - gStart[r])
     }
 
     if (failed !== 0) {
@@ -308,7 +318,7 @@ function invoke (index, argc) {
     if (scratchSize > KEEP) release()
     for (let r = 0; r < ng; r++) { gBuffer[r] = null; gBytes[r] = null }
     for (let i = 0; i < argc; i++) argv[i] = undefined
-    busy = false
+    M.busy = false
   }
 }
 
@@ -327,24 +337,149 @@ function trapped (index, err) {
   throw new Error(`natrium.wasm: ${names[index]} trapped (${err && err.message}); the module was restarted`)
 }
 
-// One wrapper per function, made once: up to MAX_ARGS (10) positional arguments, no rest array.
-function wrap (index, name) {
-  const fn = function (a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) {
-    argv[0] = a0; argv[1] = a1; argv[2] = a2; argv[3] = a3; argv[4] = a4
-    argv[5] = a5; argv[6] = a6; argv[7] = a7; argv[8] = a8; argv[9] = a9
-    return invoke(index, arguments.length)
-  }
-  Object.defineProperty(fn, 'name', { value: name })
-  return fn
+// --- what the generated functions (wasm-functions/<family>.js) call ---------------------------------------
+
+// The generic path, with the arguments as given.
+function slow (index, args) {
+  const argc = args.length
+  for (let i = 0; i < argc && i < MAX_ARGS; i++) argv[i] = args[i]
+  return invoke(index, argc)
 }
 
-if (MAX_ARGS !== 10) throw new Error('natrium.wasm: the glue passes 10 arguments, the module expects ' + MAX_ARGS)
+// The byte length of a Uint8Array; 0 for anything else, for an empty one (the generic path tells
+// empty, detached and out-of-bounds views apart) and for one of 1 GiB or more (the generic path
+// checks sizes against linear memory; below that, the sums here stay exact).
+function lengthOf (x) {
+  if (!isUint8Array(x)) return 0
+  const n = typedArrayByteLength(x)
+  return n < 0x40000000 ? n : 0
+}
+
+// Whether output a (na bytes, ArrayBuffer ba) shares a byte with argument b (bb null: absent).
+function shared (ba, a, na, bb, b, nb) {
+  if (ba !== bb || bb === null) return false
+  const a0 = typedArrayByteOffset(a)
+  const b0 = typedArrayByteOffset(b)
+  return a0 < b0 + nb && b0 < a0 + na
+}
+
+// Room for n bytes in the scratch area (16-byte aligned); an absent one (-1) takes none.
+const pad = (n) => (n + 15) & -16
+
+// Argument slot i: a buffer of n bytes at ptr (copied there first, for copyIn; null when n < 0,
+// for the Opt forms), null, a number. The buffer forms return where the next buffer goes.
+function place (i, ptr, n) {
+  const s = ARGS + i * 6
+  u32[s] = TYPEDARRAY
+  u32[s + 2] = ptr
+  u32[s + 3] = n
+  return ptr + pad(n)
+}
+function copyIn (i, v, ptr, n) {
+  u8Set(u8, v, ptr)
+  return place(i, ptr, n)
+}
+function placeOpt (i, ptr, n) {
+  if (n > 0) return place(i, ptr, n)
+  putNull(i)
+  return ptr
+}
+function copyInOpt (i, v, ptr, n) {
+  if (n > 0) return copyIn(i, v, ptr, n)
+  putNull(i)
+  return ptr
+}
+function putNull (i) { u32[ARGS + i * 6] = NULL }
+function putNumber (i, x) {
+  const s = ARGS + i * 6
+  u32[s] = NUMBER
+  f64[(s >>> 1) + 2] = x
+}
+
+// nat_call; a trap restarts the module and throws, as on the generic path.
+function call (index, argc) {
+  let failed
+  try {
+    failed = wasm.nat_call(index, argc)
+  } catch (err) {
+    M.busy = false
+    trapped(index, err)
+  }
+  if (typedArrayByteLength(u8) === 0) views()
+  return failed
+}
+
+// Whether outputs that were not copied in are copied back: when the call succeeded, or when
+// libsodium refused (the C wiped them); not after an argument error (the C never wrote them).
+const kept = (failed) => failed === 0 || u32[ERROR] === REFUSED
+
+// Output argument i back to the caller's dst, if the C marked it as written. The copy can fail
+// only if dst changed while the call ran (a replaced random source detached or shrank its
+// buffer): then, as on the generic path, the scratch is wiped and the error thrown.
+function copyOut (i, dst, ptr, n, size) {
+  if (u32[ARGS + i * 6 + 1] === 0) return
+  try {
+    copyRegion(i, dst, ptr, n)
+  } catch (err) {
+    u8Fill(u8, 0, scratch, scratch + size)
+    M.busy = false
+    throw err
+  }
+}
+
+// Wipes the call's scratch bytes, then returns the result the C wrote or throws its error.
+function finish (failed, size) {
+  if (size !== 0) u8Fill(u8, 0, scratch, scratch + size)
+  M.busy = false
+  if (failed !== 0) {
+    const kind = u32[ERROR]
+    if (kind === REFUSED) throw refused(cString((ERROR + 1) << 2))
+    throw new (ERRORS[kind] || Error)(cString((ERROR + 1) << 2))
+  }
+  const kind = u32[RESULT]
+  if (kind === NUMBER) return f64[(RESULT >>> 1) + 2]
+  if (kind === BOOL) return f64[(RESULT >>> 1) + 2] !== 0
+  if (kind === PROMISE) return settled(f64[(RESULT >>> 1) + 2])
+  return undefined
+}
+
+// The slot layout this file is written for, checked against the one the module reports.
+{
+  const expect = [24, 0, 4, 8, 12, 16, 10, 0, 4, 256, UNDEFINED, NULL, NUMBER, BOOL, TYPEDARRAY, DETACHED,
+    OTHER, PROMISE, OUT_OF_BOUNDS, 1, 2, 3, REFUSED]
+  for (let i = 0; i < expect.length; i++) {
+    const got = wasm.nat_layout(i)
+    if (got !== expect[i]) throw new Error(`natrium.wasm: slot layout entry ${i} is ${got}, the glue expects ${expect[i]} (src/wasm.c nat_layout)`)
+  }
+}
 
 const binding = {}
 const names = []
+const byName = new Map()
 for (let i = 0, n = wasm.nat_function_count(); i < n; i++) {
   names.push(cString(wasm.nat_function_name(i)))
-  binding[names[i]] = wrap(i, names[i])
+  byName.set(names[i], i)
+}
+const rt = {
+  M, slow, lengthOf, bufferOf: typedArrayBuffer, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish,
+  index: (name) => byName.has(name) ? byName.get(name) : -1
+}
+// A family's functions are compiled when the first of them is read (lib/lazy.js).
+const FAMILY = require('./wasm-functions/index')
+const families = Object.create(null)
+const family = (f) => families[f] || (families[f] = require(`./wasm-functions/${f}`)(rt))
+// NATRIUM_WASM_GENERIC=1 sends every call down the generic path (tests run the suite both ways).
+const generic = process.env.NATRIUM_WASM_GENERIC === '1'
+for (const name of names) {
+  if (!FAMILY[name]) throw new Error(`natrium.wasm: ${name} has no entry in the symbol table (lib/symbols), so no function`)
+  if (generic) binding[name] = genericFunction(byName.get(name), name)
+}
+if (!generic) lazyAll(binding, names, (name) => family(FAMILY[name])[name])
+
+function genericFunction (index, name) {
+  const fn = function () { return slow(index, arguments) }
+  Object.defineProperty(fn, 'name', { value: name })
+  return fn
 }
 for (let i = 0, n = wasm.nat_constant_count(); i < n; i++) {
   const name = cString(wasm.nat_constant_name(i))

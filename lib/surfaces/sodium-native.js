@@ -21,6 +21,7 @@ function withCallback (promiseFn) {
 // allocate, a second free included (sodium-native's behaviour). Arguments are read through the
 // built-ins captured at load, with the checks and messages of the native C on both backends.
 const { isView, typedArrayName, typedArrayBuffer, dataViewBuffer, typedArrayByteLength, dataViewByteLength, emptyViewState, DETACHED, READABLE } = require('../intrinsics')
+const { lazy, isLazy, assignLazy } = require('../lazy')
 
 const fromWasmMalloc = new WeakSet() // the buffers wasm's sodium_malloc returned
 const wasmRegions = new WeakSet() // and their ArrayBuffers
@@ -87,13 +88,15 @@ function wasmMemory (sodium) {
 }
 
 module.exports = function sodiumNative ({ name, binding }) {
-  const sodium = Object.assign({}, binding)
+  const sodium = assignLazy({}, binding)
   Object.defineProperty(sodium, 'backend', { value: name, enumerable: false })
 
   // sodium-native's *_async functions: both backends have them (native: the work on libuv's
   // thread pool on copies the job owns; wasm: the same C run at once, settled as a Promise).
   for (const fname of Object.keys(binding)) {
-    if (fname.endsWith('_async') && typeof binding[fname] === 'function') sodium[fname] = withCallback(binding[fname])
+    if (!fname.endsWith('_async')) continue
+    if (isLazy(binding, fname)) lazy(sodium, fname, () => withCallback(binding[fname]))
+    else if (typeof binding[fname] === 'function') sodium[fname] = withCallback(binding[fname])
   }
 
   if (name === 'native') nativeMemory(sodium, binding)

@@ -198,7 +198,8 @@ module.exports = function adapters (api, binding, io, built) {
 
   for (const p of ['crypto_pwhash', 'crypto_pwhash_scryptsalsa208sha256']) {
     const size = binding[`${p}_STRBYTES`]
-    const verify = binding[`${p}_str_verify`]
+    const rawVerify = `${p}_str_verify` // read at the call: the wasm backend compiles a family on first read
+    const verify = (str, pw) => binding[rawVerify](str, pw)
     const needsRehash = `${p}_str_needs_rehash`
     api[`${p}_str_verify`] = {
       [`${p}_str_verify`] (hashedPassword, password, outputFormat) {

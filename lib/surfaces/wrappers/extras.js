@@ -34,10 +34,11 @@ function settle (fn) {
 }
 
 module.exports = function extras (api, binding, built) {
+  // read on first call: the wasm backend compiles a family's functions when the first is read
   const raw = (name) => {
-    const fn = binding[name]
-    if (typeof fn !== 'function') throw new Error(`main API: the backend lacks ${name}`)
-    return fn
+    if (!(name in binding)) throw new Error(`main API: the backend lacks ${name}`)
+    let fn = null
+    return (...args) => (fn || (fn = binding[name]))(...args)
   }
   // The backend's _async function (native: on libuv's thread pool; wasm: run at once).
   const runner = (name) => raw(`${name}_async`)

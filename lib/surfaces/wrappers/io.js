@@ -2,19 +2,18 @@
 // How bytes cross between the main API and a raw backend: argument checks with libsodium-wrappers'
 // conditions (and natrium's messages), output formats, and the allocation strategy.
 //
-// Allocation (native backend). V8 stores a typed array of at most 64 bytes inside its own heap;
-// the first time native code asks for its bytes, V8 moves them to a fresh off-heap ArrayBuffer,
-// which costs more than encrypting 10 bytes. So a small result is written into a scratch view
-// that is off-heap already and then copied into a new Uint8Array (on-heap, cheap); a result
-// larger than 64 bytes is allocated with its exact size (off-heap from the start) and written
-// directly. Either way a result is its own Uint8Array: byteOffset 0, its own ArrayBuffer of
-// exactly its length, sharing nothing with other results. A small input seen for the first time
-// (a fresh nonce) is copied into a scratch view; one seen again (a key) is passed as it is.
-// Scratch memory is reused, not wiped: it holds the last call's small inputs and results until
-// the next call, as the JavaScript heap holds the caller's own copies.
-//
-// The wasm backend copies arguments into linear memory in JS, where the on-heap question never
-// arises: results are plain new Uint8Array(n) and inputs are passed as they are.
+// Allocation. V8 stores a typed array of at most 64 bytes inside its own heap; the first time
+// native code asks for its bytes (the native backend), or JavaScript for its ArrayBuffer (the
+// WebAssembly backend, which compares the buffers of an output and the other arguments), V8 moves
+// them to a fresh off-heap ArrayBuffer, which costs more than encrypting 10 bytes. So a small
+// result is written into a scratch view that is off-heap already and then copied into a new
+// Uint8Array (on-heap, cheap); a result larger than 64 bytes is allocated with its exact size
+// (off-heap from the start) and written directly. Either way a result is its own Uint8Array:
+// byteOffset 0, its own ArrayBuffer of exactly its length, sharing nothing with other results. A
+// small input seen for the first time (a fresh nonce) is copied into a scratch view; one seen
+// again (a key) is passed as it is. Scratch memory is reused, not wiped: it holds the last call's
+// small inputs and results until the next call, as the JavaScript heap holds the caller's own
+// copies. The same on both backends.
 // Inputs are recognised and measured through built-ins captured at load (lib/intrinsics.js): no
 // getter, Proxy trap or patched prototype method of the caller's runs during a call, so no other
 // call can start in the middle of one and find the scratch views half filled.
@@ -160,7 +159,7 @@ function scratchSlots (count) {
   return slots
 }
 
-function nativeIO () {
+function mainIO () {
   const slots = scratchSlots(SLOTS)
   // The last small input each slot saw: an input seen twice in a row (a key, a fixed nonce) is
   // passed as it is (V8 moves it off the heap once, then never again), a new one is copied.
@@ -194,15 +193,6 @@ function nativeIO () {
   }
 }
 
-function wasmIO () {
-  return {
-    target: (n) => new U8(n),
-    take: (t) => t,
-    takeAs: (t, code) => encode(t, code),
-    input: (x, slot, name) => bytesOf(x, name)
-  }
-}
-
 module.exports = {
   SMALL,
   SLOTS,
@@ -223,6 +213,5 @@ module.exports = {
   inputTypeError,
   lengthError,
   StateAddress,
-  nativeIO,
-  wasmIO
+  mainIO
 }
