@@ -37,7 +37,13 @@
         "src/crypto/blake2b_dispatch.c",
         "src/crypto/blake2b_portable.c",
         "src/crypto/blake2b_avx2.c",
-        "src/crypto/poly1305_dispatch.c"
+        "src/crypto/poly1305_dispatch.c",
+        "src/crypto/scrypt.c",
+        "src/crypto/scrypt_dispatch.c",
+        "src/crypto/scrypt_portable.c",
+        "src/crypto/scrypt_sse2.c",
+        "src/crypto/scrypt_avx512vl.c",
+        "src/crypto/scrypt_simd128.c"
       ],
       "include_dirs": ["<(libsodium_dir)/include", "src", "src/crypto"],
       "defines": ["SODIUM_STATIC"],
@@ -48,7 +54,9 @@
           # glibc floor 2.28 for the prebuild: see the comment in the file
           "sources": ["src/compat/glibc_fstat.c"],
           "libraries": ["<(module_root_dir)/<(libsodium_dir)/lib/libsodium.a"],
-          "ldflags": ["-Wl,--exclude-libs,ALL", "-Wl,--gc-sections"]
+          # --wrap: libsodium's scrypt runs our core (src/crypto/scrypt.h)
+          "ldflags": ["-Wl,--exclude-libs,ALL", "-Wl,--gc-sections",
+                      "-Wl,--wrap=escrypt_kdf_sse", "-Wl,--wrap=escrypt_kdf_nosse"]
         }],
         ["OS=='mac'", {
           "libraries": ["<(module_root_dir)/<(libsodium_dir)/lib/libsodium.a"],
