@@ -7,7 +7,7 @@
  * rotation is one instruction. Which wins depends on the core: on Zen 5 (2-cycle vector
  * latency) the scalar code beats SSE2, and AVX-512VL's vprold takes a third of each step off
  * the vector chain. So on x86-64 the fastest of the candidates the CPU has is timed here
- * (about 100 microseconds at load: see fastest()), on any CPU, without a table of models.
+ * (about 0.2 ms at load: see fastest()), on any CPU, without a table of models.
  *
  * wasm32 (no clock to time anything with): the portable code. On Zen 5 in V8 (Node 20), scrypt
  * N = 2^12..2^16, r = 8 through the SIMD128 ROMix ran at 0.55-0.60x the portable one (V8's
@@ -62,23 +62,23 @@ static size_t cpu_candidates(candidate *list) {
   return n;
 }
 
-/* Which candidate is fastest here: TSC cycles for ROMix with N = 16, r = 8 (64 KiB, in L2),
- * the least of 8 alternated rounds after 4 that warm up (code pages, caches, the clock and the
+/* Which candidate is fastest here: TSC cycles for ROMix with N = 16, r = 1 (64 Salsa20/8 cores),
+ * the least of 20 alternated rounds after 4 that warm up (code pages, caches, the clock and the
  * vector units of a core that has just woken). The portable code must win by a tenth: where it
  * and a vector path are that close either will do, and a busy machine skews a single
  * measurement more than that only rarely. */
 static size_t fastest(const candidate *list, size_t n) {
-  static uint32_t V[16 * 32 * 8 + 16] __attribute__((aligned(64)));
-  static uint32_t XY[64 * 8 + 16] __attribute__((aligned(64)));
-  static uint8_t B[128 * 8];
+  static uint32_t V[16 * 32] __attribute__((aligned(64)));
+  static uint32_t XY[64 + 16] __attribute__((aligned(64)));
+  static uint8_t B[128];
   uint64_t best[3] = {UINT64_MAX, UINT64_MAX, UINT64_MAX};
   size_t pick = 0;
 
   for (size_t i = 0; i < sizeof B; i++) B[i] = (uint8_t) (i * 131 + 7);
-  for (int round = 0; round < 12; round++) {
+  for (int round = 0; round < 24; round++) {
     for (size_t k = 0; k < n; k++) {
       const uint64_t start = __rdtsc();
-      list[k].fn(B, 8, 16, V, XY);
+      list[k].fn(B, 1, 16, V, XY);
       const uint64_t took = __rdtsc() - start;
       if (round >= 4 && took < best[k]) best[k] = took;
     }

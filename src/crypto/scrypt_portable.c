@@ -51,6 +51,11 @@ static NAT_SCRYPT_INLINE uint32_t blockmix(const uint32_t *in1, const uint32_t *
     NAT_SCRYPT_IN(12, x12), NAT_SCRYPT_IN(13, x13), NAT_SCRYPT_IN(14, x14), NAT_SCRYPT_IN(15, x15);
 #undef NAT_SCRYPT_IN
 
+#if defined(__clang__)
+#pragma clang loop unroll(full)
+#elif defined(__GNUC__)
+#pragma GCC unroll 4
+#endif
     for (int round = 0; round < 8; round += 2) {
       /* columns */
       x4 ^= ROTL32(x0 + x12, 7), x9 ^= ROTL32(x5 + x1, 7);
@@ -88,6 +93,10 @@ static uint32_t blockmix_plain(const uint32_t *in, uint32_t *out, size_t r) {
 }
 
 static uint32_t blockmix_xor(const uint32_t *in1, const uint32_t *in2, uint32_t *out, size_t r) {
+#if defined(__GNUC__) || defined(__clang__)
+  /* V_j was chosen a moment ago and is in no cache: ask for all of it at once */
+  for (size_t k = 0; k < 32 * r; k += 16) __builtin_prefetch(&in2[k]);
+#endif
   return blockmix(in1, in2, out, r);
 }
 
