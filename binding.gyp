@@ -41,7 +41,13 @@
         "src/crypto/poly1305_portable.c",
         "src/crypto/poly1305_avx2.c",
         "src/crypto/poly1305_avx512ifma.c",
-        "src/crypto/poly1305_simd128.c"
+        "src/crypto/poly1305_simd128.c",
+        "src/crypto/scrypt.c",
+        "src/crypto/scrypt_dispatch.c",
+        "src/crypto/scrypt_portable.c",
+        "src/crypto/scrypt_sse2.c",
+        "src/crypto/scrypt_avx512vl.c",
+        "src/crypto/scrypt_simd128.c"
       ],
       "include_dirs": ["<(libsodium_dir)/include", "src", "src/crypto"],
       "defines": ["SODIUM_STATIC"],
@@ -52,7 +58,9 @@
           # glibc floor 2.28 for the prebuild: see the comment in the file
           "sources": ["src/compat/glibc_fstat.c"],
           "libraries": ["<(module_root_dir)/<(libsodium_dir)/lib/libsodium.a"],
-          "ldflags": ["-Wl,--exclude-libs,ALL", "-Wl,--gc-sections"]
+          # --wrap: libsodium's scrypt runs our core (src/crypto/scrypt.h)
+          "ldflags": ["-Wl,--exclude-libs,ALL", "-Wl,--gc-sections",
+                      "-Wl,--wrap=escrypt_kdf_sse", "-Wl,--wrap=escrypt_kdf_nosse"]
         }],
         ["OS=='mac'", {
           "libraries": ["<(module_root_dir)/<(libsodium_dir)/lib/libsodium.a"],

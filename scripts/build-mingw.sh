@@ -56,10 +56,12 @@ done
 } >"$out/node.def"
 "$triplet-dlltool" --def "$out/node.def" --dllname node.exe --output-delaylib "$out/libnode-delay.a"
 
+# --wrap: libsodium's scrypt runs our core (src/crypto/scrypt.h).
 # --no-insert-timestamp: the same sources give the same bytes. Linked a second time with -s for the
 # package, as strip would write a new timestamp into the PE header.
 link=("$cc" -shared "${objects[@]}" "$sodium/lib/libsodium.a" "$out/libnode-delay.a"
-      -static-libgcc "-Wl,--gc-sections" "-Wl,--no-insert-timestamp" -ladvapi32)
+      -static-libgcc "-Wl,--gc-sections" "-Wl,--no-insert-timestamp" -ladvapi32
+      "-Wl,--wrap=escrypt_kdf_sse" "-Wl,--wrap=escrypt_kdf_nosse")
 "${link[@]}" -o "$out/natrium.node"
 mkdir -p prebuilds/win32-x64
 "${link[@]}" -s -o prebuilds/win32-x64/natrium.node

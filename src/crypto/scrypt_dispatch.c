@@ -1,0 +1,112 @@
+/* scrypt's ROMix: the dispatcher (see scrypt_impl.h). It picks an implementation when the
+ * library is loaded, before any thread can call in.
+ *
+ * A Salsa20/8 in SIMD is one chain of dependent vector instructions (four lanes: the four
+ * columns or rows of a half-round side by side), so its speed is the vector latency, while the
+ * scalar code runs the same four quarter-rounds side by side on the integer units, where a
+ * rotation is one instruction. Which wins depends on the core: on Zen 5 (2-cycle vector
+ * latency) the scalar code beats SSE2, and AVX-512VL's vprold takes a third of each step off
+ * the vector chain. So on x86-64 the fastest of the candidates the CPU has is timed here
+ * (about 0.2 ms at load: see fastest()), on any CPU, without a table of models.
+ *
+ * wasm32 (no clock to time anything with): the portable code. On Zen 5 in V8 (Node 20), scrypt
+ * N = 2^12..2^16, r = 8 through the SIMD128 ROMix ran at 0.55-0.60x the portable one (V8's
+ * i32x4 adds and shifts carry the 2-cycle vector latency, and a rotation is three of them); the
+ * SIMD128 code stays built (nat_scrypt_romix_simd128, tested by test/c) for a core where that
+ * turns round, but is not chosen.
+ *
+ * NATRIUM_DISABLE_SIMD set (and not "0") keeps the portable code; NATRIUM_SCRYPT_IMPL=portable,
+ * sse2 or avx512vl forces one (if the CPU has it), so the tests run every path on one machine. */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scrypt_impl.h"
+
+#ifdef NAT_SCRYPT_X86
+#include <cpuid.h>
+#include <x86intrin.h>
+#endif
+
+static nat_scrypt_romix_fn romix_impl = nat_scrypt_romix_portable;
+static const char *impl_name = "portable";
+
+void nat_scrypt_romix(uint8_t *B, size_t r, uint32_t N, uint32_t *V, uint32_t *XY) {
+  romix_impl(B, r, N, V, XY);
+}
+
+const char *nat_scrypt_impl(void) {
+  return impl_name;
+}
+
+#ifdef NAT_SCRYPT_X86
+typedef struct {
+  const char *name;
+  nat_scrypt_romix_fn fn;
+} candidate;
+
+/* SSE2 is part of x86-64. AVX-512VL: CPUID leaf 1 ECX bit 27 (OSXSAVE), leaf 7 EBX bits 16
+ * (AVX512F) and 31 (AVX512VL); XCR0 bits 1, 2 and 5-7: the OS saves xmm, ymm and the AVX-512
+ * state (opmasks and the upper halves of zmm registers). */
+static size_t cpu_candidates(candidate *list) {
+  unsigned int a, b, c, d, b7 = 0, xcr0 = 0, xcr0_hi;
+  size_t n = 0;
+
+  list[n++] = (candidate){"portable", nat_scrypt_romix_portable};
+  list[n++] = (candidate){"sse2", nat_scrypt_romix_sse2};
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c >> 27 & 1)) return n;
+  __asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(xcr0_hi) : "c"(0));
+  if (__get_cpuid_max(0, NULL) >= 7) __cpuid_count(7, 0, a, b7, c, d);
+  if ((xcr0 & 0xe6) != 0xe6 || !(b7 >> 16 & 1) || !(b7 >> 31 & 1)) return n;
+  list[n++] = (candidate){"avx512vl", nat_scrypt_romix_avx512vl};
+  return n;
+}
+
+/* Which candidate is fastest here: TSC cycles for ROMix with N = 16, r = 1 (64 Salsa20/8 cores),
+ * the least of 20 alternated rounds after 4 that warm up (code pages, caches, the clock and the
+ * vector units of a core that has just woken). The portable code must win by a tenth: where it
+ * and a vector path are that close either will do, and a busy machine skews a single
+ * measurement more than that only rarely. */
+static size_t fastest(const candidate *list, size_t n) {
+  static uint32_t V[16 * 32] __attribute__((aligned(64)));
+  static uint32_t XY[64 + 16] __attribute__((aligned(64)));
+  static uint8_t B[128];
+  uint64_t best[3] = {UINT64_MAX, UINT64_MAX, UINT64_MAX};
+  size_t pick = 0;
+
+  for (size_t i = 0; i < sizeof B; i++) B[i] = (uint8_t) (i * 131 + 7);
+  for (int round = 0; round < 24; round++) {
+    for (size_t k = 0; k < n; k++) {
+      const uint64_t start = __rdtsc();
+      list[k].fn(B, 1, 16, V, XY);
+      const uint64_t took = __rdtsc() - start;
+      if (round >= 4 && took < best[k]) best[k] = took;
+    }
+  }
+  for (size_t k = 1; k < n; k++) {
+    const uint64_t bar = pick == 0 ? best[0] + best[0] / 10 : best[pick];
+    if (best[k] < bar) pick = k;
+  }
+  memset(V, 0, sizeof V), memset(XY, 0, sizeof XY);
+  return pick;
+}
+
+__attribute__((constructor)) static void nat_scrypt_dispatch(void) {
+  candidate list[3];
+  const size_t n = cpu_candidates(list);
+  const char *off = getenv("NATRIUM_DISABLE_SIMD");
+  const char *force = getenv("NATRIUM_SCRYPT_IMPL");
+  size_t pick = 0;
+
+  if (off != NULL && off[0] != '\0' && strcmp(off, "0") != 0) return;
+  if (force != NULL && force[0] != '\0') {
+    for (size_t k = 0; k < n; k++) {
+      if (strcmp(force, list[k].name) == 0) pick = k;
+    }
+  } else {
+    pick = fastest(list, n);
+  }
+  romix_impl = list[pick].fn;
+  impl_name = list[pick].name;
+}
+#endif
