@@ -1,40 +1,44 @@
-/* XChaCha20-Poly1305-IETF in one pass (draft-irtf-cfrg-xchacha-03, RFC 8439).
+/* ChaCha20-Poly1305: the IETF construction (RFC 8439), the original one (64-bit nonce, libsodium's
+ * crypto_aead_chacha20poly1305_*) and XChaCha20-Poly1305-IETF (draft-irtf-cfrg-xchacha-03).
  *
- *   subkey  = HChaCha20(k, npub[0..16])
- *   block_i = ChaCha20(subkey, counter i, nonce 0^4 || npub[16..24])
+ *   IETF:     state = ChaCha20(k, counter i in word 12, nonce npub[0..12] in words 13..15)
+ *   original: state = ChaCha20(k, counter i in words 12..13, nonce npub[0..8] in words 14..15)
+ *   X:        subkey = HChaCha20(k, npub[0..16]); then IETF with the subkey, nonce 0^4||npub[16..24]
  *   polykey = block_0[0..32];  c = m ^ (block_1 || block_2 || ...)
- *   tag     = Poly1305(polykey, ad || pad16 || c || pad16 || le64(adlen) || le64(clen))
+ *   IETF, X:  tag = Poly1305(polykey, ad || pad16 || c || pad16 || le64(adlen) || le64(clen))
+ *   original: tag = Poly1305(polykey, ad || le64(adlen) || c || le64(clen))
  *
- * Short messages: HChaCha20 and all the keystream blocks a message needs are computed in one call
- * into a stack buffer (on x86-64 with AVX2: two blocks per 256-bit register, up to three register
- * sets interleaved; SIMD128 on wasm32), then the message is XORed and authenticated with a
- * Poly1305 kept in locals. Longer messages, on wasm32 only: four blocks at a time in the four
- * lanes of SIMD128 registers, streamed 256 bytes at a time, and a four-lane Poly1305. The order of
- * reads and writes is libsodium's (ad is absorbed before c is written; on decrypt, nothing is
- * written before the whole tag is checked), so even buffers that alias in ways the binding allows
- * give libsodium's answers. */
+ * Short messages (up to NAT_CHACHA20POLY1305_SMALL_MAX bytes): all the keystream blocks a message
+ * needs are computed in one call into a stack buffer, then the message is XORed and authenticated
+ * with a Poly1305 kept in locals: libsodium's general path spends most of a short message's time
+ * in calls, function pointers and wipes. Longer messages, natively: the ChaCha20 kernel
+ * chacha20_dispatch.c chose (AVX-512, AVX2 or portable) and the Poly1305 behind poly1305.h, a few
+ * KB at a time so c is authenticated while it is still in the L1 cache. On wasm32: four blocks at a
+ * time in the four lanes of SIMD128 registers, streamed 256 bytes at a time, and a four-lane
+ * Poly1305. The order of reads and writes is libsodium's (ad is absorbed before c is written; on
+ * decrypt, nothing is written before the whole tag is checked), so even buffers that alias in ways
+ * the binding allows give libsodium's answers. */
 #include <string.h>
 
-#include "xchacha20poly1305.h"
+#include "chacha20_impl.h"
+#include "chacha20poly1305.h"
+#include "poly1305.h"
 
-/* NAT_XCHACHA20POLY1305_PORTABLE (tests and benchmarks) forces the portable C throughout. */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
-  !defined(NAT_XCHACHA20POLY1305_PORTABLE)
-#define NAT_XCHACHA_AVX2 1
-#include <immintrin.h>
-#elif defined(__wasm_simd128__) && !defined(NAT_XCHACHA20POLY1305_PORTABLE)
-#define NAT_XCHACHA_SIMD128 1
+/* NAT_CHACHA20POLY1305_PORTABLE (tests and benchmarks) forces the portable C throughout this
+ * file's own code (the 26-bit Poly1305, no SIMD128). */
+#if defined(__wasm_simd128__) && !defined(NAT_CHACHA20POLY1305_PORTABLE)
+#define NAT_CHACHA_SIMD128 1
 #include <wasm_simd128.h>
 #endif
 
 /* Poly1305 on two 64-bit words where the CPU multiplies 64 x 64 -> 128 bits. wasm32 has no such
  * multiply (clang emulates __int128 there): 26-bit limbs are faster (14 vs 25 ns a block). */
-#if defined(__SIZEOF_INT128__) && !defined(__wasm__) && !defined(NAT_XCHACHA20POLY1305_PORTABLE)
+#if defined(__SIZEOF_INT128__) && !defined(__wasm__) && !defined(NAT_CHACHA20POLY1305_PORTABLE)
 #define NAT_POLY1305_64 1
 #endif
 
 /* Keystream blocks for the largest short message, plus block 0 (the Poly1305 key). */
-#define NAT_XCHACHA_MAX_BLOCKS (1 + (NAT_XCHACHA20POLY1305_SMALL_MAX + 63) / 64)
+#define NAT_CHACHA_MAX_BLOCKS (1 + (NAT_CHACHA20POLY1305_SMALL_MAX + 63) / 64)
 
 static uint32_t load32_le(const unsigned char *p) {
   return (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24;
@@ -52,17 +56,10 @@ static uint64_t load64_le(const unsigned char *p) {
 }
 
 /* ---- ChaCha20 ---------------------------------------------------------------------------- */
-/* Each build has one xchacha20_keystream: AVX2 (x86-64, called only when the CPU has it),
- * SIMD128 (wasm32) or portable C. It computes HChaCha20 and then the keystream blocks 0..nblocks-1
- * under the subkey: all the ChaCha20 work of one call. */
+/* Natively, keystream_small runs the kernel chacha20_dispatch.c chose; on wasm32 this file has its
+ * own SIMD128 code: whole blocks row by row for short messages, four lanes for long ones. */
 
-/* "expand 32-byte k" */
-#define SIGMA0 0x61707865U
-#define SIGMA1 0x3320646eU
-#define SIGMA2 0x79622d32U
-#define SIGMA3 0x6b206574U
-
-#if defined(NAT_XCHACHA_AVX2) || defined(NAT_XCHACHA_SIMD128)
+#if defined(NAT_CHACHA_SIMD128)
 /* Row-wise: a register holds one row of the 4x4 state, so a quarter round works on all four
  * columns at once, and the diagonal round lines the rows up by rotating their words. Rows a, c
  * and d move (never b, whose rotate ends each quarter round and starts the next): their shuffles
@@ -85,90 +82,7 @@ static uint64_t load64_le(const unsigned char *p) {
 #define ROT8_BYTES 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14
 #endif
 
-#if defined(NAT_XCHACHA_AVX2)
-/* A 256-bit register carries the same row of two blocks (counters i and i + 1); HChaCha20 uses
- * 128-bit registers. */
-#define NAT_AVX2 __attribute__((target("avx2")))
-
-#define X_ROT16(x) _mm_shuffle_epi8(x, _mm_setr_epi8(ROT16_BYTES))
-#define X_ROT8(x) _mm_shuffle_epi8(x, _mm_setr_epi8(ROT8_BYTES))
-#define X_ROTL(x, n) _mm_or_si128(_mm_slli_epi32(x, n), _mm_srli_epi32(x, 32 - (n)))
-#define X_ROUND(a, b, c, d) \
-  ROWS_ROUND(_mm_add_epi32, _mm_xor_si128, X_ROT16, X_ROT8, X_ROTL, _mm_shuffle_epi32, a, b, c, d)
-
-#define Y_ROT16(x) _mm256_shuffle_epi8(x, _mm256_setr_epi8(ROT16_BYTES, ROT16_BYTES))
-#define Y_ROT8(x) _mm256_shuffle_epi8(x, _mm256_setr_epi8(ROT8_BYTES, ROT8_BYTES))
-#define Y_ROTL(x, n) _mm256_or_si256(_mm256_slli_epi32(x, n), _mm256_srli_epi32(x, 32 - (n)))
-#define Y_ROUND(a, b, c, d)                                                               \
-  ROWS_ROUND(_mm256_add_epi32, _mm256_xor_si256, Y_ROT16, Y_ROT8, Y_ROTL,              \
-             _mm256_shuffle_epi32, a, b, c, d)
-
-/* Store the two blocks in rows a..d (block i in the low halves, i + 1 in the high halves). */
-NAT_AVX2 static void store_block_pair(unsigned char *out, size_t nblocks, __m256i a, __m256i b,
-                                      __m256i c, __m256i d) {
-  _mm256_storeu_si256((__m256i *) out, _mm256_permute2x128_si256(a, b, 0x20));
-  _mm256_storeu_si256((__m256i *) (out + 32), _mm256_permute2x128_si256(c, d, 0x20));
-  if (nblocks > 1) {
-    _mm256_storeu_si256((__m256i *) (out + 64), _mm256_permute2x128_si256(a, b, 0x31));
-    _mm256_storeu_si256((__m256i *) (out + 96), _mm256_permute2x128_si256(c, d, 0x31));
-  }
-}
-
-/* Blocks with counters row3's and up, 2 * nsets of them (nblocks of them stored), in nsets
- * independent register sets: their rounds overlap in the pipeline, so up to three sets take about
- * the time of one. Always inlined with a constant nsets, so the arrays live in registers. */
-NAT_AVX2 static inline __attribute__((always_inline)) void
-chacha20_block_pairs_avx2(unsigned char *out, size_t nblocks, int nsets, __m256i row0,
-                          __m256i row1, __m256i row2, __m256i row3) {
-  __m256i a[3], b[3], c[3], d[3], d_in[3];
-  for (int s = 0; s < nsets; s++) {
-    a[s] = row0;
-    b[s] = row1;
-    c[s] = row2;
-    d[s] = d_in[s] = row3;
-    row3 = _mm256_add_epi32(row3, _mm256_setr_epi32(2, 0, 0, 0, 2, 0, 0, 0));
-  }
-  for (int i = 0; i < 10; i++) {
-    for (int s = 0; s < nsets; s++) {
-      Y_ROUND(a[s], b[s], c[s], d[s]);
-    }
-  }
-  for (int s = 0; s < nsets && (size_t) (2 * s) < nblocks; s++) {
-    store_block_pair(out + 128 * s, nblocks - (size_t) (2 * s), _mm256_add_epi32(a[s], row0),
-                     _mm256_add_epi32(b[s], row1), _mm256_add_epi32(c[s], row2),
-                     _mm256_add_epi32(d[s], d_in[s]));
-  }
-}
-
-NAT_AVX2 static void xchacha20_keystream(unsigned char *ks, size_t nblocks,
-                                         const unsigned char npub[24], const unsigned char k[32]) {
-  const __m128i sigma = _mm_setr_epi32((int) SIGMA0, (int) SIGMA1, (int) SIGMA2, (int) SIGMA3);
-  __m128i a = sigma, b = _mm_loadu_si128((const __m128i *) k),
-          c = _mm_loadu_si128((const __m128i *) (k + 16)),
-          d = _mm_loadu_si128((const __m128i *) npub);
-  for (int i = 0; i < 10; i++) {
-    X_ROUND(a, b, c, d);
-  }
-  /* HChaCha20's output rows a and d are the subkey: rows 1 and 2 of every block's state */
-  const __m256i row0 = _mm256_broadcastsi128_si256(sigma), row1 = _mm256_broadcastsi128_si256(a),
-                row2 = _mm256_broadcastsi128_si256(d);
-  const int n1 = (int) load32_le(npub + 16), n2 = (int) load32_le(npub + 20);
-
-  for (size_t blk = 0; blk < nblocks; blk += 6) {
-    const size_t left = nblocks - blk;
-    const __m256i row3 = _mm256_setr_epi32((int) blk, 0, n1, n2, (int) blk + 1, 0, n1, n2);
-    unsigned char *out = ks + 64 * blk;
-    if (left > 4) {
-      chacha20_block_pairs_avx2(out, left, 3, row0, row1, row2, row3);
-    } else if (left > 2) {
-      chacha20_block_pairs_avx2(out, left, 2, row0, row1, row2, row3);
-    } else {
-      chacha20_block_pairs_avx2(out, left, 1, row0, row1, row2, row3);
-    }
-  }
-}
-
-#elif defined(NAT_XCHACHA_SIMD128)
+#if defined(NAT_CHACHA_SIMD128)
 /* One block per set of four 128-bit registers; the engine maps them to SSE or NEON registers. */
 /* (an extra level, so the byte lists expand into sixteen arguments before the shuffle sees them) */
 #define W_BYTES(x, ...) wasm_i8x16_shuffle(x, x, __VA_ARGS__)
@@ -206,35 +120,21 @@ chacha20_blocks_simd128(unsigned char *out, int nsets, v128_t row0, v128_t row1,
   }
 }
 
-#define W_SIGMA wasm_i32x4_make((int) SIGMA0, (int) SIGMA1, (int) SIGMA2, (int) SIGMA3)
-
-/* HChaCha20: its output rows a and d are the subkey, rows 1 and 2 of every block's state. */
-static inline __attribute__((always_inline)) void
-hchacha20_simd128(v128_t *row1, v128_t *row2, const unsigned char npub[24],
-                  const unsigned char k[32]) {
-  v128_t a = W_SIGMA, b = wasm_v128_load(k), c = wasm_v128_load(k + 16), d = wasm_v128_load(npub);
-  for (int i = 0; i < 10; i++) {
-    W_ROUND(a, b, c, d);
-  }
-  *row1 = a;
-  *row2 = d;
-}
-
-static void xchacha20_keystream(unsigned char *ks, size_t nblocks, const unsigned char npub[24],
-                                const unsigned char k[32]) {
-  const v128_t sigma = W_SIGMA;
-  v128_t a, d;
-  hchacha20_simd128(&a, &d, npub, k);
-  v128_t row3 = wasm_i32x4_make(0, 0, (int) load32_le(npub + 16), (int) load32_le(npub + 20));
+/* The first nblocks keystream blocks of state st (its counter unchanged), for short messages. */
+static void keystream_small(unsigned char *ks, size_t nblocks, const uint32_t st[16], int ctr64) {
+  (void) ctr64; /* short messages: the counter stays far from 2^32 */
+  const v128_t row0 = wasm_v128_load(st), row1 = wasm_v128_load(st + 4),
+               row2 = wasm_v128_load(st + 8);
+  v128_t row3 = wasm_v128_load(st + 12);
   for (size_t blk = 0; blk < nblocks; blk += 3) {
     const size_t left = nblocks - blk;
     unsigned char *out = ks + 64 * blk;
     if (left > 2) {
-      chacha20_blocks_simd128(out, 3, sigma, a, d, row3);
+      chacha20_blocks_simd128(out, 3, row0, row1, row2, row3);
     } else if (left > 1) {
-      chacha20_blocks_simd128(out, 2, sigma, a, d, row3);
+      chacha20_blocks_simd128(out, 2, row0, row1, row2, row3);
     } else {
-      chacha20_blocks_simd128(out, 1, sigma, a, d, row3);
+      chacha20_blocks_simd128(out, 1, row0, row1, row2, row3);
     }
     row3 = wasm_i32x4_add(row3, wasm_i32x4_make(3, 0, 0, 0));
   }
@@ -252,26 +152,11 @@ static void xchacha20_keystream(unsigned char *ks, size_t nblocks, const unsigne
   a = wasm_i32x4_add(a, b); d = W_ROTL(wasm_v128_xor(d, a), 8);             \
   c = wasm_i32x4_add(c, d); b = W_ROTL(wasm_v128_xor(b, c), 7)
 
-static void chacha20_x4_init(v128_t s[16], const unsigned char npub[24],
-                             const unsigned char k[32]) {
-  v128_t row1, row2;
-  hchacha20_simd128(&row1, &row2, npub, k);
-  s[0] = wasm_i32x4_splat((int) SIGMA0);
-  s[1] = wasm_i32x4_splat((int) SIGMA1);
-  s[2] = wasm_i32x4_splat((int) SIGMA2);
-  s[3] = wasm_i32x4_splat((int) SIGMA3);
-  s[4] = wasm_i32x4_shuffle(row1, row1, 0, 0, 0, 0);
-  s[5] = wasm_i32x4_shuffle(row1, row1, 1, 1, 1, 1);
-  s[6] = wasm_i32x4_shuffle(row1, row1, 2, 2, 2, 2);
-  s[7] = wasm_i32x4_shuffle(row1, row1, 3, 3, 3, 3);
-  s[8] = wasm_i32x4_shuffle(row2, row2, 0, 0, 0, 0);
-  s[9] = wasm_i32x4_shuffle(row2, row2, 1, 1, 1, 1);
-  s[10] = wasm_i32x4_shuffle(row2, row2, 2, 2, 2, 2);
-  s[11] = wasm_i32x4_shuffle(row2, row2, 3, 3, 3, 3);
-  s[12] = wasm_i32x4_make(0, 1, 2, 3);
-  s[13] = wasm_i32x4_splat(0);
-  s[14] = wasm_i32x4_splat((int) load32_le(npub + 16));
-  s[15] = wasm_i32x4_splat((int) load32_le(npub + 20));
+/* s = the four-lane state for the four blocks from st's counter on. wasm32 memory is below 4 GB:
+ * a message's counter never carries out of word 12. */
+static void chacha20_x4_init(v128_t s[16], const uint32_t st[16]) {
+  for (int i = 0; i < 16; i++) s[i] = wasm_i32x4_splat((int) st[i]);
+  s[12] = wasm_i32x4_add(s[12], wasm_i32x4_make(0, 1, 2, 3));
 }
 
 /* Words 4g..4g+3 of the four blocks, transposed (block j's bytes 16g..16g+15 are lane j), XORed
@@ -320,63 +205,15 @@ static void chacha20_x4_keystream(unsigned char ks[256], v128_t s[16]) {
   memset(ks, 0, 256);
   chacha20_x4_xor(ks, ks, s);
 }
+#endif
 
-#else
-#define ROTL32(x, n) ((uint32_t) (((x) << (n)) | ((x) >> (32 - (n)))))
-#define QUARTERROUND(a, b, c, d) \
-  a += b; d = ROTL32(d ^ a, 16); \
-  c += d; b = ROTL32(b ^ c, 12); \
-  a += b; d = ROTL32(d ^ a, 8);  \
-  c += d; b = ROTL32(b ^ c, 7)
-
-/* The 20 rounds, on 16 locals so the compiler keeps the state in registers. */
-static void chacha20_rounds(uint32_t x[16]) {
-  uint32_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5], x6 = x[6],
-           x7 = x[7], x8 = x[8], x9 = x[9], x10 = x[10], x11 = x[11], x12 = x[12], x13 = x[13],
-           x14 = x[14], x15 = x[15];
-  for (int i = 0; i < 10; i++) {
-    QUARTERROUND(x0, x4, x8, x12);
-    QUARTERROUND(x1, x5, x9, x13);
-    QUARTERROUND(x2, x6, x10, x14);
-    QUARTERROUND(x3, x7, x11, x15);
-    QUARTERROUND(x0, x5, x10, x15);
-    QUARTERROUND(x1, x6, x11, x12);
-    QUARTERROUND(x2, x7, x8, x13);
-    QUARTERROUND(x3, x4, x9, x14);
-  }
-  x[0] = x0; x[1] = x1; x[2] = x2; x[3] = x3; x[4] = x4; x[5] = x5; x[6] = x6; x[7] = x7;
-  x[8] = x8; x[9] = x9; x[10] = x10; x[11] = x11; x[12] = x12; x[13] = x13; x[14] = x14;
-  x[15] = x15;
-}
-
-static void xchacha20_keystream(unsigned char *ks, size_t nblocks, const unsigned char npub[24],
-                                const unsigned char k[32]) {
-  uint32_t x[16], subkey[8];
-  int i;
-
-  /* HChaCha20: the rounds without the final addition; the subkey is words 0..3 and 12..15. */
-  x[0] = SIGMA0; x[1] = SIGMA1; x[2] = SIGMA2; x[3] = SIGMA3;
-  for (i = 0; i < 8; i++) x[4 + i] = load32_le(k + 4 * i);
-  for (i = 0; i < 4; i++) x[12 + i] = load32_le(npub + 4 * i);
-  chacha20_rounds(x);
-  for (i = 0; i < 4; i++) {
-    subkey[i] = x[i];
-    subkey[4 + i] = x[12 + i];
-  }
-
-  for (size_t b = 0; b < nblocks; b++) {
-    uint32_t s[16] = {SIGMA0, SIGMA1, SIGMA2, SIGMA3};
-    for (i = 0; i < 8; i++) s[4 + i] = subkey[i];
-    s[12] = (uint32_t) b;
-    s[13] = 0;
-    s[14] = load32_le(npub + 16);
-    s[15] = load32_le(npub + 20);
-    memcpy(x, s, sizeof x);
-    chacha20_rounds(x);
-    for (i = 0; i < 16; i++) store32_le(ks + 64 * b + 4 * i, x[i] + s[i]);
-  }
-  sodium_memzero(x, sizeof x);
-  sodium_memzero(subkey, sizeof subkey);
+#if !defined(NAT_CHACHA_SIMD128)
+/* The first nblocks keystream blocks of state st (its counter unchanged), for short messages. */
+static void keystream_small(unsigned char *ks, size_t nblocks, const uint32_t st[16], int ctr64) {
+  uint32_t s[16];
+  memcpy(s, st, sizeof s);
+  memset(ks, 0, 64 * nblocks);
+  nat_chacha20_blocks(s, ks, ks, nblocks, ctr64);
 }
 #endif
 
@@ -405,17 +242,17 @@ static void poly1305_init(poly1305 *st, const unsigned char key[32]) {
   st->pad1 = load64_le(key + 24);
 }
 
-/* One block m0 + m1 2^64 + 2^128. The sums of products stay 128-bit; the other carries are
- * spelled out in 64 bits, which GCC compiles without the stack round trips it makes of
- * (u128) x + y. */
-static void poly1305_block(poly1305 *st, uint64_t m0, uint64_t m1) {
+/* One block m0 + m1 2^64 + hibit 2^128 (hibit 0 only for the original construction's last,
+ * padded block). The sums of products stay 128-bit; the other carries are spelled out in 64
+ * bits, which GCC compiles without the stack round trips it makes of (u128) x + y. */
+static inline void poly1305_block_hi(poly1305 *st, uint64_t m0, uint64_t m1, uint64_t hibit) {
   const uint64_t r0 = st->r0, r1 = st->r1, s1 = st->s1;
   uint64_t h0 = st->h0 + m0, h1 = st->h1, h2 = st->h2, c = h0 < m0;
   h1 += c;
   c = h1 < c;
   h1 += m1;
   c += h1 < m1;
-  h2 += c + 1;
+  h2 += c + hibit;
   /* h * r, with the terms at 2^128 and above folded back down by s1 */
   const u128 d0 = (u128) h0 * r0 + (u128) h1 * s1;
   const u128 d1 = (u128) h0 * r1 + (u128) h1 * r0 + (u128) h2 * s1 + (uint64_t) (d0 >> 64);
@@ -463,15 +300,16 @@ static void poly1305_init(poly1305 *st, const unsigned char key[32]) {
   for (int i = 0; i < 4; i++) st->pad[i] = load32_le(key + 16 + 4 * i);
 }
 
-/* One block m0 + m1 2^64 + 2^128. */
-static void poly1305_block(poly1305 *st, uint64_t m0, uint64_t m1) {
+/* One block m0 + m1 2^64 + hibit 2^128 (hibit 0 only for the original construction's last,
+ * padded block). */
+static inline void poly1305_block_hi(poly1305 *st, uint64_t m0, uint64_t m1, uint64_t hibit) {
   const uint32_t r0 = st->r[0], r1 = st->r[1], r2 = st->r[2], r3 = st->r[3], r4 = st->r[4];
   const uint32_t s1 = st->s[1], s2 = st->s[2], s3 = st->s[3], s4 = st->s[4];
   const uint32_t h0 = st->h[0] + ((uint32_t) m0 & 0x3ffffff),
                  h1 = st->h[1] + ((uint32_t) (m0 >> 26) & 0x3ffffff),
                  h2 = st->h[2] + ((uint32_t) (m0 >> 52 | m1 << 12) & 0x3ffffff),
                  h3 = st->h[3] + ((uint32_t) (m1 >> 14) & 0x3ffffff),
-                 h4 = st->h[4] + ((uint32_t) (m1 >> 40) | (1U << 24));
+                 h4 = st->h[4] + ((uint32_t) (m1 >> 40) | ((uint32_t) hibit << 24));
   /* limb products at 2^130 and above come back times 5 (the s = 5 r terms) */
   const uint64_t d0 = (uint64_t) h0 * r0 + (uint64_t) h1 * s4 + (uint64_t) h2 * s3 +
                       (uint64_t) h3 * s2 + (uint64_t) h4 * s1;
@@ -528,6 +366,10 @@ static void poly1305_finish(poly1305 *st, unsigned char tag[16]) {
 }
 #endif
 
+static void poly1305_block(poly1305 *st, uint64_t m0, uint64_t m1) {
+  poly1305_block_hi(st, m0, m1, 1);
+}
+
 static void poly1305_blocks(poly1305 *st, const unsigned char *p, size_t nblocks) {
   for (; nblocks > 0; nblocks--, p += 16) poly1305_block(st, load64_le(p), load64_le(p + 8));
 }
@@ -544,7 +386,7 @@ static void poly1305_padded(poly1305 *st, const unsigned char *p, size_t len) {
   }
 }
 
-#if defined(NAT_XCHACHA_SIMD128)
+#if defined(NAT_CHACHA_SIMD128)
 /* Four blocks at a time on wasm32, for long messages: lane j accumulates blocks j, j + 4, ...
  * by Horner's rule with r^4; at the end lane j is multiplied by r^(4-j) and the lanes are summed
  * back into the scalar state. The 26-bit limbs are those of the scalar code; a register holds one
@@ -675,8 +517,10 @@ static void poly1305_x4_end(poly1305_x4 *x, poly1305 *st) {
   for (int i = 0; i < 5; i++) st->h[i] = h[i];
 }
 #endif
+/* ---- the AEADs ---------------------------------------------------------------------------- */
 
-/* ---- the AEAD ----------------------------------------------------------------------------- */
+/* Which construction: the IETF one and X share their MAC layout and 32-bit counter. */
+enum { NAT_CP_IETF = 0, NAT_CP_ORIG = 1 };
 
 static void xor_keystream(unsigned char *out, const unsigned char *in, const unsigned char *ks,
                           size_t len) {
@@ -691,38 +535,117 @@ static void xor_keystream(unsigned char *out, const unsigned char *in, const uns
   for (; i < len; i++) out[i] = in[i] ^ ks[i];
 }
 
-static void seal_small(unsigned char *c, unsigned char mac[16], const unsigned char *m,
-                       size_t mlen, const unsigned char *ad, size_t adlen,
-                       const unsigned char npub[24], const unsigned char k[32]) {
-  unsigned char ks[64 * NAT_XCHACHA_MAX_BLOCKS];
-  const size_t nblocks = 1 + (mlen + 63) / 64;
-  poly1305 st;
+static void store64_le_bytes(unsigned char p[8], uint64_t w) {
+  for (int i = 0; i < 8; i++) p[i] = (unsigned char) (w >> (8 * i));
+}
 
-  xchacha20_keystream(ks, nblocks, npub, k);
-  poly1305_init(&st, ks);
-  if (adlen > 0) poly1305_padded(&st, ad, adlen);
-  xor_keystream(c, m, ks + 64, mlen);
-  poly1305_padded(&st, c, mlen);
-  poly1305_block(&st, (uint64_t) adlen, (uint64_t) mlen);
-  poly1305_finish(&st, mac);
+/* The original construction's MAC input is not padded: a byte stream over the local Poly1305,
+ * with a partial block held back until more bytes or the end come. */
+typedef struct mac_stream {
+  poly1305 p;
+  unsigned char buf[16];
+  size_t n;
+} mac_stream;
+
+static void mac_stream_update(mac_stream *s, const unsigned char *m, size_t len) {
+  if (s->n > 0) {
+    size_t take = 16 - s->n;
+    if (take > len) take = len;
+    memcpy(s->buf + s->n, m, take);
+    s->n += take;
+    m += take;
+    len -= take;
+    if (s->n < 16) return;
+    poly1305_blocks(&s->p, s->buf, 1);
+    s->n = 0;
+  }
+  poly1305_blocks(&s->p, m, len / 16);
+  memcpy(s->buf, m + (len & ~(size_t) 15), len % 16);
+  s->n = len % 16;
+}
+
+/* RFC 8439's last partial block: the bytes, a 1, zeros, and no 2^128 bit. */
+static void mac_stream_final(mac_stream *s, unsigned char tag[16]) {
+  if (s->n > 0) {
+    s->buf[s->n] = 1;
+    memset(s->buf + s->n + 1, 0, 15 - s->n);
+    poly1305_block_hi(&s->p, load64_le(s->buf), load64_le(s->buf + 8), 0);
+  }
+  poly1305_finish(&s->p, tag);
+}
+
+/* The tag over ad and c with the local Poly1305, keyed by polykey. */
+static void mac_small(unsigned char tag[16], const unsigned char polykey[32], int kind,
+                      const unsigned char *ad, size_t adlen, const unsigned char *c, size_t clen) {
+  if (kind == NAT_CP_IETF) {
+    poly1305 st;
+    poly1305_init(&st, polykey);
+    if (adlen > 0) poly1305_padded(&st, ad, adlen);
+    poly1305_padded(&st, c, clen);
+    poly1305_block(&st, (uint64_t) adlen, (uint64_t) clen);
+    poly1305_finish(&st, tag);
+    sodium_memzero(&st, sizeof st);
+  } else {
+    mac_stream s;
+    unsigned char len8[8];
+    poly1305_init(&s.p, polykey);
+    s.n = 0;
+    if (adlen > 0) mac_stream_update(&s, ad, adlen);
+    store64_le_bytes(len8, (uint64_t) adlen);
+    mac_stream_update(&s, len8, 8);
+    mac_stream_update(&s, c, clen);
+    store64_le_bytes(len8, (uint64_t) clen);
+    mac_stream_update(&s, len8, 8);
+    mac_stream_final(&s, tag);
+    sodium_memzero(&s, sizeof s);
+  }
+}
+
+static void seal_small(unsigned char *c, unsigned char mac[16], const unsigned char *m,
+                       size_t mlen, const unsigned char *ad, size_t adlen, const uint32_t st[16],
+                       int kind) {
+  unsigned char ks[64 * NAT_CHACHA_MAX_BLOCKS];
+  const size_t nblocks = 1 + (mlen + 63) / 64;
+
+  keystream_small(ks, nblocks, st, kind == NAT_CP_ORIG);
+  if (kind == NAT_CP_IETF) {
+    /* inline here: the common case, without the mac_small call's branches */
+    poly1305 p;
+    poly1305_init(&p, ks);
+    if (adlen > 0) poly1305_padded(&p, ad, adlen);
+    xor_keystream(c, m, ks + 64, mlen);
+    poly1305_padded(&p, c, mlen);
+    poly1305_block(&p, (uint64_t) adlen, (uint64_t) mlen);
+    poly1305_finish(&p, mac);
+    sodium_memzero(&p, sizeof p);
+  } else {
+    /* ad first, then c: in libsodium's order, for the aliasing the binding allows */
+    mac_stream s;
+    unsigned char len8[8];
+    poly1305_init(&s.p, ks);
+    s.n = 0;
+    if (adlen > 0) mac_stream_update(&s, ad, adlen);
+    store64_le_bytes(len8, (uint64_t) adlen);
+    mac_stream_update(&s, len8, 8);
+    xor_keystream(c, m, ks + 64, mlen);
+    mac_stream_update(&s, c, mlen);
+    store64_le_bytes(len8, (uint64_t) mlen);
+    mac_stream_update(&s, len8, 8);
+    mac_stream_final(&s, mac);
+    sodium_memzero(&s, sizeof s);
+  }
   sodium_memzero(ks, 64 * nblocks);
-  sodium_memzero(&st, sizeof st);
 }
 
 static int open_small(unsigned char *m, const unsigned char *c, size_t clen,
                       const unsigned char mac[16], const unsigned char *ad, size_t adlen,
-                      const unsigned char npub[24], const unsigned char k[32]) {
-  unsigned char ks[64 * NAT_XCHACHA_MAX_BLOCKS], computed[16];
+                      const uint32_t st[16], int kind) {
+  unsigned char ks[64 * NAT_CHACHA_MAX_BLOCKS], computed[16];
   const size_t nblocks = 1 + (clen + 63) / 64;
-  poly1305 st;
   int ret;
 
-  xchacha20_keystream(ks, nblocks, npub, k);
-  poly1305_init(&st, ks);
-  if (adlen > 0) poly1305_padded(&st, ad, adlen);
-  poly1305_padded(&st, c, clen);
-  poly1305_block(&st, (uint64_t) adlen, (uint64_t) clen);
-  poly1305_finish(&st, computed);
+  keystream_small(ks, nblocks, st, kind == NAT_CP_ORIG);
+  mac_small(computed, ks, kind, ad, adlen, c, clen);
   ret = crypto_verify_16(computed, mac);
   if (ret == 0) {
     xor_keystream(m, c, ks + 64, clen);
@@ -731,75 +654,179 @@ static int open_small(unsigned char *m, const unsigned char *c, size_t clen,
     ret = -1;
   }
   sodium_memzero(ks, 64 * nblocks);
-  sodium_memzero(&st, sizeof st);
   sodium_memzero(computed, sizeof computed);
   return ret;
 }
 
-#if defined(NAT_XCHACHA_SIMD128)
-/* Longer messages on wasm32 (mlen >= 192; the callers: above NAT_XCHACHA20POLY1305_SMALL_MAX)
- * stream through the four-block kernels with nothing buffered but 256 bytes of keystream: blocks
- * 0..3 first (block 0 is the Poly1305 key, 1..3 cover bytes 0..191), then four blocks per 256
- * bytes, the last < 256 bytes through ks again. Poly1305 takes c four blocks at a time up to the
+/* ---- long messages, natively: the dispatched ChaCha20 kernel and poly1305.h ---------------- */
+#if !defined(NAT_CHACHA_SIMD128)
+/* c is authenticated this many bytes at a time, right after it is written (a multiple of 64, so
+ * every piece but the last is whole blocks). */
+#define NAT_CP_CHUNK 8192U
+
+static const unsigned char zero_pad[16];
+
+static void big_mac_begin(nat_poly1305_state *ps, uint32_t st[16], int kind,
+                          const unsigned char *ad, size_t adlen) {
+  unsigned char block0[64];
+  memset(block0, 0, sizeof block0);
+  nat_chacha20_blocks(st, block0, block0, 1, kind == NAT_CP_ORIG);
+  nat_poly1305_init(ps, block0);
+  sodium_memzero(block0, sizeof block0);
+  if (adlen > 0) nat_poly1305_update(ps, ad, adlen);
+  if (kind == NAT_CP_IETF) {
+    nat_poly1305_update(ps, zero_pad, (16 - adlen % 16) % 16);
+  } else {
+    unsigned char len8[8];
+    store64_le_bytes(len8, (uint64_t) adlen);
+    nat_poly1305_update(ps, len8, 8);
+  }
+}
+
+static void big_mac_end(nat_poly1305_state *ps, int kind, size_t adlen, size_t clen,
+                        unsigned char tag[16]) {
+  unsigned char lens[16];
+  store64_le_bytes(lens, (uint64_t) adlen);
+  store64_le_bytes(lens + 8, (uint64_t) clen);
+  if (kind == NAT_CP_IETF) {
+    nat_poly1305_update(ps, zero_pad, (16 - clen % 16) % 16);
+    nat_poly1305_update(ps, lens, 16);
+  } else {
+    nat_poly1305_update(ps, lens + 8, 8);
+  }
+  nat_poly1305_final(ps, tag);
+}
+
+static void seal_big(unsigned char *c, unsigned char mac[16], const unsigned char *m,
+                     size_t mlen, const unsigned char *ad, size_t adlen, uint32_t st[16],
+                     int kind) {
+  nat_poly1305_state ps;
+  big_mac_begin(&ps, st, kind, ad, adlen);
+  for (size_t i = 0; i < mlen; i += NAT_CP_CHUNK) {
+    const size_t n = mlen - i < NAT_CP_CHUNK ? mlen - i : NAT_CP_CHUNK;
+    nat_chacha20_xor(st, c + i, m + i, n, kind == NAT_CP_ORIG);
+    nat_poly1305_update(&ps, c + i, n);
+  }
+  big_mac_end(&ps, kind, adlen, mlen, mac);
+  sodium_memzero(&ps, sizeof ps);
+}
+
+/* As libsodium: the whole tag is checked before anything is written to m. */
+static int open_big(unsigned char *m, const unsigned char *c, size_t clen,
+                    const unsigned char mac[16], const unsigned char *ad, size_t adlen,
+                    uint32_t st[16], int kind) {
+  nat_poly1305_state ps;
+  unsigned char computed[16];
+  int ret;
+  big_mac_begin(&ps, st, kind, ad, adlen);
+  nat_poly1305_update(&ps, c, clen);
+  big_mac_end(&ps, kind, adlen, clen, computed);
+  ret = crypto_verify_16(computed, mac);
+  if (ret == 0) {
+    nat_chacha20_xor(st, m, c, clen, kind == NAT_CP_ORIG);
+  } else {
+    memset(m, 0, clen);
+    ret = -1;
+  }
+  sodium_memzero(&ps, sizeof ps);
+  sodium_memzero(computed, sizeof computed);
+  return ret;
+}
+#endif
+
+/* ---- long messages on wasm32 --------------------------------------------------------------- */
+#if defined(NAT_CHACHA_SIMD128)
+/* Longer messages (mlen >= 192; the callers: above NAT_CHACHA20POLY1305_SMALL_MAX) stream through
+ * the four-block kernels with nothing buffered but 256 bytes of keystream: blocks 0..3 first
+ * (block 0 is the Poly1305 key, 1..3 cover bytes 0..191), then four blocks per 256 bytes, the
+ * last < 256 bytes through ks again. IETF and X: Poly1305 takes c four blocks at a time up to the
  * last whole 64 bytes (encryption: as c is written, while it is still in the cache), the rest and
- * the lengths one block at a time. Kept out of line, so the short-message path's code (and its
- * stack frame) stays as it was. */
-__attribute__((noinline)) static void seal_long(unsigned char *c, unsigned char mac[16], const unsigned char *m,
-                      size_t mlen, const unsigned char *ad, size_t adlen,
-                      const unsigned char npub[24], const unsigned char k[32]) {
-  unsigned char ks[256];
+ * the lengths one block at a time. The original construction's c starts where ad and its length
+ * end, rarely on a block boundary: its MAC streams through the scalar code. Kept out of line, so
+ * the short-message path's code (and its stack frame) stays as it was. */
+__attribute__((noinline)) static void seal_long(unsigned char *c, unsigned char mac[16],
+                                                const unsigned char *m, size_t mlen,
+                                                const unsigned char *ad, size_t adlen,
+                                                const uint32_t st[16], int kind) {
+  unsigned char ks[256], len8[8];
   v128_t s[16];
-  poly1305 st;
+  mac_stream ms;
   poly1305_x4 px;
   size_t i;
 
-  chacha20_x4_init(s, npub, k);
+  chacha20_x4_init(s, st);
   chacha20_x4_keystream(ks, s);
-  poly1305_init(&st, ks);
-  if (adlen > 0) poly1305_padded(&st, ad, adlen);
-  xor_keystream(c, m, ks + 64, 192);
-  poly1305_x4_begin(&px, &st, c);
-  poly1305_x4_blocks(&px, c + 64, 8);
-  for (i = 192; mlen - i >= 256; i += 256) {
-    chacha20_x4_xor(c + i, m + i, s);
-    poly1305_x4_blocks(&px, c + i, 16);
+  poly1305_init(&ms.p, ks);
+  ms.n = 0;
+  if (kind == NAT_CP_IETF) {
+    if (adlen > 0) poly1305_padded(&ms.p, ad, adlen);
+    xor_keystream(c, m, ks + 64, 192);
+    poly1305_x4_begin(&px, &ms.p, c);
+    poly1305_x4_blocks(&px, c + 64, 8);
+    for (i = 192; mlen - i >= 256; i += 256) {
+      chacha20_x4_xor(c + i, m + i, s);
+      poly1305_x4_blocks(&px, c + i, 16);
+    }
+    poly1305_x4_end(&px, &ms.p);
+    if (i < mlen) {
+      chacha20_x4_keystream(ks, s);
+      xor_keystream(c + i, m + i, ks, mlen - i);
+      poly1305_padded(&ms.p, c + i, mlen - i);
+    }
+    poly1305_block(&ms.p, (uint64_t) adlen, (uint64_t) mlen);
+    poly1305_finish(&ms.p, mac);
+  } else {
+    if (adlen > 0) mac_stream_update(&ms, ad, adlen);
+    store64_le_bytes(len8, (uint64_t) adlen);
+    mac_stream_update(&ms, len8, 8);
+    xor_keystream(c, m, ks + 64, 192);
+    mac_stream_update(&ms, c, 192);
+    for (i = 192; mlen - i >= 256; i += 256) {
+      chacha20_x4_xor(c + i, m + i, s);
+      mac_stream_update(&ms, c + i, 256);
+    }
+    if (i < mlen) {
+      chacha20_x4_keystream(ks, s);
+      xor_keystream(c + i, m + i, ks, mlen - i);
+      mac_stream_update(&ms, c + i, mlen - i);
+    }
+    store64_le_bytes(len8, (uint64_t) mlen);
+    mac_stream_update(&ms, len8, 8);
+    mac_stream_final(&ms, mac);
   }
-  poly1305_x4_end(&px, &st);
-  if (i < mlen) {
-    chacha20_x4_keystream(ks, s);
-    xor_keystream(c + i, m + i, ks, mlen - i);
-    poly1305_padded(&st, c + i, mlen - i);
-  }
-  poly1305_block(&st, (uint64_t) adlen, (uint64_t) mlen);
-  poly1305_finish(&st, mac);
   sodium_memzero(ks, sizeof ks);
   sodium_memzero(s, sizeof s);
-  sodium_memzero(&st, sizeof st);
+  sodium_memzero(&ms, sizeof ms);
   sodium_memzero(&px, sizeof px);
 }
 
 /* As libsodium: the whole tag is checked before anything is written to m. */
-__attribute__((noinline)) static int open_long(unsigned char *m, const unsigned char *c, size_t clen,
-                     const unsigned char mac[16], const unsigned char *ad, size_t adlen,
-                     const unsigned char npub[24], const unsigned char k[32]) {
+__attribute__((noinline)) static int open_long(unsigned char *m, const unsigned char *c,
+                                               size_t clen, const unsigned char mac[16],
+                                               const unsigned char *ad, size_t adlen,
+                                               const uint32_t st[16], int kind) {
   unsigned char ks[256], computed[16];
   v128_t s[16];
-  poly1305 st;
+  poly1305 p;
   poly1305_x4 px;
   const size_t groups = clen / 64;
   size_t i;
   int ret;
 
-  chacha20_x4_init(s, npub, k);
+  chacha20_x4_init(s, st);
   chacha20_x4_keystream(ks, s);
-  poly1305_init(&st, ks);
-  if (adlen > 0) poly1305_padded(&st, ad, adlen);
-  poly1305_x4_begin(&px, &st, c);
-  poly1305_x4_blocks(&px, c + 64, 4 * (groups - 1));
-  poly1305_x4_end(&px, &st);
-  poly1305_padded(&st, c + 64 * groups, clen - 64 * groups);
-  poly1305_block(&st, (uint64_t) adlen, (uint64_t) clen);
-  poly1305_finish(&st, computed);
+  if (kind == NAT_CP_IETF) {
+    poly1305_init(&p, ks);
+    if (adlen > 0) poly1305_padded(&p, ad, adlen);
+    poly1305_x4_begin(&px, &p, c);
+    poly1305_x4_blocks(&px, c + 64, 4 * (groups - 1));
+    poly1305_x4_end(&px, &p);
+    poly1305_padded(&p, c + 64 * groups, clen - 64 * groups);
+    poly1305_block(&p, (uint64_t) adlen, (uint64_t) clen);
+    poly1305_finish(&p, computed);
+  } else {
+    mac_small(computed, ks, kind, ad, adlen, c, clen);
+  }
   ret = crypto_verify_16(computed, mac);
   if (ret == 0) {
     xor_keystream(m, c, ks + 64, 192);
@@ -814,112 +841,135 @@ __attribute__((noinline)) static int open_long(unsigned char *m, const unsigned 
   }
   sodium_memzero(ks, sizeof ks);
   sodium_memzero(s, sizeof s);
-  sodium_memzero(&st, sizeof st);
+  sodium_memzero(&p, sizeof p);
   sodium_memzero(&px, sizeof px);
   sodium_memzero(computed, sizeof computed);
   return ret;
 }
 #endif
 
-/* Whether our code takes a message of mlen bytes. On x86 only with AVX2: without it, libsodium's
- * SSSE3 ChaCha20 beats our portable one. Elsewhere (arm64, wasm32) libsodium's ChaCha20 is
- * portable C as well, and ours saves its per-call overhead; on wasm32, where ours also has the
- * SIMD128 kernels, it runs messages of every length. */
-static int fused(unsigned long long mlen) {
-#if defined(NAT_XCHACHA_SIMD128)
-  return mlen <= crypto_aead_xchacha20poly1305_ietf_MESSAGEBYTES_MAX;
-#else
-  if (mlen > NAT_XCHACHA20POLY1305_SMALL_MAX) return 0;
-#if defined(NAT_XCHACHA_AVX2)
-  return sodium_runtime_has_avx2();
-#elif (defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || defined(_M_IX86)) && \
-  !defined(NAT_XCHACHA20POLY1305_PORTABLE)
-  return 0;
-#else
-  return 1;
-#endif
-#endif
-}
-
 static void aead_seal(unsigned char *c, unsigned char mac[16], const unsigned char *m,
-                      size_t mlen, const unsigned char *ad, size_t adlen,
-                      const unsigned char npub[24], const unsigned char k[32]) {
-#if defined(NAT_XCHACHA_SIMD128)
-  if (mlen > NAT_XCHACHA20POLY1305_SMALL_MAX) {
-    seal_long(c, mac, m, mlen, ad, adlen, npub, k);
+                      size_t mlen, const unsigned char *ad, size_t adlen, uint32_t st[16],
+                      int kind) {
+  if (mlen > NAT_CHACHA20POLY1305_SMALL_MAX) {
+#if defined(NAT_CHACHA_SIMD128)
+    seal_long(c, mac, m, mlen, ad, adlen, st, kind);
+#else
+    seal_big(c, mac, m, mlen, ad, adlen, st, kind);
+#endif
     return;
   }
-#endif
-  seal_small(c, mac, m, mlen, ad, adlen, npub, k);
+  seal_small(c, mac, m, mlen, ad, adlen, st, kind);
 }
 
 static int aead_open(unsigned char *m, const unsigned char *c, size_t clen,
                      const unsigned char mac[16], const unsigned char *ad, size_t adlen,
-                     const unsigned char npub[24], const unsigned char k[32]) {
-#if defined(NAT_XCHACHA_SIMD128)
-  if (clen > NAT_XCHACHA20POLY1305_SMALL_MAX) {
-    return open_long(m, c, clen, mac, ad, adlen, npub, k);
-  }
+                     uint32_t st[16], int kind) {
+  if (clen > NAT_CHACHA20POLY1305_SMALL_MAX) {
+#if defined(NAT_CHACHA_SIMD128)
+    return open_long(m, c, clen, mac, ad, adlen, st, kind);
+#else
+    return open_big(m, c, clen, mac, ad, adlen, st, kind);
 #endif
-  return open_small(m, c, clen, mac, ad, adlen, npub, k);
-}
-
-/* The public functions: what fused() takes here, the rest (and libsodium's m == NULL "verify
- * only" decrypt) to libsodium. ad and m are caller memory, so their lengths fit in a size_t. */
-int nat_xchacha20poly1305_ietf_encrypt_detached(unsigned char *c, unsigned char *mac,
-                                                unsigned long long *maclen_p,
-                                                const unsigned char *m, unsigned long long mlen,
-                                                const unsigned char *ad, unsigned long long adlen,
-                                                const unsigned char *nsec,
-                                                const unsigned char *npub, const unsigned char *k) {
-  if (!fused(mlen)) {
-    return crypto_aead_xchacha20poly1305_ietf_encrypt_detached(c, mac, maclen_p, m, mlen, ad,
-                                                               adlen, nsec, npub, k);
   }
-  aead_seal(c, mac, m, (size_t) mlen, ad, (size_t) adlen, npub, k);
-  if (maclen_p != NULL) *maclen_p = crypto_aead_xchacha20poly1305_ietf_ABYTES;
-  return 0;
+  return open_small(m, c, clen, mac, ad, adlen, st, kind);
 }
 
-int nat_xchacha20poly1305_ietf_encrypt(unsigned char *c, unsigned long long *clen_p,
-                                       const unsigned char *m, unsigned long long mlen,
-                                       const unsigned char *ad, unsigned long long adlen,
-                                       const unsigned char *nsec, const unsigned char *npub,
-                                       const unsigned char *k) {
-  if (!fused(mlen)) {
-    return crypto_aead_xchacha20poly1305_ietf_encrypt(c, clen_p, m, mlen, ad, adlen, nsec, npub,
-                                                      k);
+/* Whether our code takes a message: not on x86-64 without AVX2 (libsodium's SSSE3 ChaCha20 beats
+ * our portable one there), nor beyond libsodium's MESSAGEBYTES_MAX (libsodium's own call then
+ * stops the process, as libsodium does). */
+static int ours(unsigned long long mlen, unsigned long long max) {
+  return mlen <= max && nat_chacha20_preferred();
+}
+
+/* The state of each construction for its nonce and key, counter 0. */
+static void state_ietf(uint32_t st[16], const unsigned char npub[12], const unsigned char k[32]) {
+  nat_chacha20_init_ietf(st, k, npub);
+}
+
+static void state_orig(uint32_t st[16], const unsigned char npub[8], const unsigned char k[32]) {
+  nat_chacha20_init_orig(st, k, npub);
+}
+
+static void state_x(uint32_t st[16], const unsigned char npub[24], const unsigned char k[32]) {
+  uint32_t subkey[8];
+  unsigned char n[12] = {0};
+  memcpy(n + 4, npub + 16, 8);
+  nat_chacha20_init_ietf(st, k, n);
+  nat_hchacha20(subkey, npub, k);
+  memcpy(st + 4, subkey, sizeof subkey);
+  sodium_memzero(subkey, sizeof subkey);
+}
+
+/* The four functions of one construction, with libsodium's signatures, results and aliasing
+ * rules (c == m in place; ad may be NULL when adlen is 0; nsec is unused): what ours() takes
+ * here, the rest (and libsodium's m == NULL "verify only" decrypt) to libsodium. ad and m are
+ * caller memory, so their lengths fit in a size_t. */
+#define NAT_CP_DEFINE(name, kind, make_state)                                                    \
+  int nat_##name##_encrypt_detached(unsigned char *c, unsigned char *mac,                        \
+                                    unsigned long long *maclen_p, const unsigned char *m,        \
+                                    unsigned long long mlen, const unsigned char *ad,            \
+                                    unsigned long long adlen, const unsigned char *nsec,         \
+                                    const unsigned char *npub, const unsigned char *k) {         \
+    uint32_t st[16];                                                                             \
+    if (!ours(mlen, crypto_##name##_MESSAGEBYTES_MAX)) {                                         \
+      return crypto_##name##_encrypt_detached(c, mac, maclen_p, m, mlen, ad, adlen, nsec, npub, \
+                                              k);                                                \
+    }                                                                                            \
+    make_state(st, npub, k);                                                                     \
+    aead_seal(c, mac, m, (size_t) mlen, ad, (size_t) adlen, st, kind);                           \
+    sodium_memzero(st, sizeof st);                                                               \
+    if (maclen_p != NULL) *maclen_p = crypto_##name##_ABYTES;                                    \
+    return 0;                                                                                    \
+  }                                                                                              \
+                                                                                                 \
+  int nat_##name##_encrypt(unsigned char *c, unsigned long long *clen_p, const unsigned char *m, \
+                           unsigned long long mlen, const unsigned char *ad,                     \
+                           unsigned long long adlen, const unsigned char *nsec,                  \
+                           const unsigned char *npub, const unsigned char *k) {                  \
+    uint32_t st[16];                                                                             \
+    if (!ours(mlen, crypto_##name##_MESSAGEBYTES_MAX)) {                                         \
+      return crypto_##name##_encrypt(c, clen_p, m, mlen, ad, adlen, nsec, npub, k);              \
+    }                                                                                            \
+    make_state(st, npub, k);                                                                     \
+    aead_seal(c, c + mlen, m, (size_t) mlen, ad, (size_t) adlen, st, kind);                      \
+    sodium_memzero(st, sizeof st);                                                               \
+    if (clen_p != NULL) *clen_p = mlen + crypto_##name##_ABYTES;                                 \
+    return 0;                                                                                    \
+  }                                                                                              \
+                                                                                                 \
+  int nat_##name##_decrypt_detached(unsigned char *m, unsigned char *nsec,                       \
+                                    const unsigned char *c, unsigned long long clen,             \
+                                    const unsigned char *mac, const unsigned char *ad,           \
+                                    unsigned long long adlen, const unsigned char *npub,         \
+                                    const unsigned char *k) {                                    \
+    uint32_t st[16];                                                                             \
+    if (!ours(clen, crypto_##name##_MESSAGEBYTES_MAX) || m == NULL) {                            \
+      return crypto_##name##_decrypt_detached(m, nsec, c, clen, mac, ad, adlen, npub, k);        \
+    }                                                                                            \
+    make_state(st, npub, k);                                                                     \
+    const int ret = aead_open(m, c, (size_t) clen, mac, ad, (size_t) adlen, st, kind);           \
+    sodium_memzero(st, sizeof st);                                                               \
+    return ret;                                                                                  \
+  }                                                                                              \
+                                                                                                 \
+  int nat_##name##_decrypt(unsigned char *m, unsigned long long *mlen_p, unsigned char *nsec,    \
+                           const unsigned char *c, unsigned long long clen,                      \
+                           const unsigned char *ad, unsigned long long adlen,                    \
+                           const unsigned char *npub, const unsigned char *k) {                  \
+    const unsigned long long abytes = crypto_##name##_ABYTES;                                    \
+    uint32_t st[16];                                                                             \
+    if (clen < abytes || !ours(clen - abytes, crypto_##name##_MESSAGEBYTES_MAX) || m == NULL) {  \
+      return crypto_##name##_decrypt(m, mlen_p, nsec, c, clen, ad, adlen, npub, k);              \
+    }                                                                                            \
+    make_state(st, npub, k);                                                                     \
+    const int ret = aead_open(m, c, (size_t) (clen - abytes), c + clen - abytes, ad,             \
+                              (size_t) adlen, st, kind);                                         \
+    sodium_memzero(st, sizeof st);                                                               \
+    if (mlen_p != NULL) *mlen_p = ret == 0 ? clen - abytes : 0;                                  \
+    return ret;                                                                                  \
   }
-  aead_seal(c, c + mlen, m, (size_t) mlen, ad, (size_t) adlen, npub, k);
-  if (clen_p != NULL) *clen_p = mlen + crypto_aead_xchacha20poly1305_ietf_ABYTES;
-  return 0;
-}
 
-int nat_xchacha20poly1305_ietf_decrypt_detached(unsigned char *m, unsigned char *nsec,
-                                                const unsigned char *c, unsigned long long clen,
-                                                const unsigned char *mac, const unsigned char *ad,
-                                                unsigned long long adlen,
-                                                const unsigned char *npub, const unsigned char *k) {
-  if (!fused(clen) || m == NULL) {
-    return crypto_aead_xchacha20poly1305_ietf_decrypt_detached(m, nsec, c, clen, mac, ad, adlen,
-                                                               npub, k);
-  }
-  return aead_open(m, c, (size_t) clen, mac, ad, (size_t) adlen, npub, k);
-}
-
-int nat_xchacha20poly1305_ietf_decrypt(unsigned char *m, unsigned long long *mlen_p,
-                                       unsigned char *nsec, const unsigned char *c,
-                                       unsigned long long clen, const unsigned char *ad,
-                                       unsigned long long adlen, const unsigned char *npub,
-                                       const unsigned char *k) {
-  const unsigned long long abytes = crypto_aead_xchacha20poly1305_ietf_ABYTES;
-
-  if (clen < abytes || !fused(clen - abytes) || m == NULL) {
-    return crypto_aead_xchacha20poly1305_ietf_decrypt(m, mlen_p, nsec, c, clen, ad, adlen, npub,
-                                                      k);
-  }
-  const int ret = aead_open(m, c, (size_t) (clen - abytes), c + clen - abytes, ad, (size_t) adlen,
-                            npub, k);
-  if (mlen_p != NULL) *mlen_p = ret == 0 ? clen - abytes : 0;
-  return ret;
-}
+NAT_CP_DEFINE(aead_chacha20poly1305_ietf, NAT_CP_IETF, state_ietf)
+NAT_CP_DEFINE(aead_chacha20poly1305, NAT_CP_ORIG, state_orig)
+NAT_CP_DEFINE(aead_xchacha20poly1305_ietf, NAT_CP_IETF, state_x)
