@@ -8,7 +8,7 @@
 // byte for byte with the native backend's across every boundary of the streaming code, up to 1 MB.
 // Natively, past the cutoff, the dispatched kernel (AVX-512, AVX2, portable) runs: lengths across
 // its 64/512/1024-byte steps and the 8 KB pieces Poly1305 takes, against sodium-native, with each
-// kernel forced in turn in a child process (NATRIUM_CHACHA20=portable|avx2|avx512).
+// kernel forced in turn in a child process (NATRIUM_CHACHA20=portable|libsodium|avx2|avx512).
 // test/c/chacha20poly1305.c checks the same code in C, including the portable and wasm32 paths,
 // under ASan/UBSan and valgrind.
 const assert = require('assert')
@@ -16,6 +16,7 @@ const fs = require('fs')
 const path = require('path')
 const SodiumNative = require('sodium-native')
 const wrappers = require('libsodium-wrappers-sumo')
+const { spawn, spawnSync } = require('child_process')
 const { backends, toHex, random, spawnNode } = require('./helpers')
 const { load } = require('../lib/loader')
 const sodiumNative = require('../lib/surfaces/sodium-native')
@@ -350,11 +351,49 @@ describe('aead-fast: every ChaCha20 kernel (NATRIUM_CHACHA20)', function () {
     assert.doesNotMatch(r.stdout, /failing/)
   }
 
-  for (const [impl, flag] of [['portable', null], ['avx2', 'avx2'], ['avx512', 'avx512f']]) {
+  for (const [impl, flag] of [['portable', null], ['libsodium', null], ['avx2', 'avx2'], ['avx512', 'avx512f']]) {
     it(`the ${impl} kernel passes this file (NATRIUM_CHACHA20=${impl})`, function () {
       if (flag && !cpuFlags().has(flag)) this.skip()
       this.timeout(240000)
       child({ NATRIUM_CHACHA20: impl })
     })
   }
+
+  // gdb's dprintf prints a line each time a function is entered. The load-time timing calls
+  // every candidate; the encryption after it calls the one chosen.
+  const addon = path.join(__dirname, '..', 'build', 'Release', 'natrium.node')
+  const fns = ['nat_chacha20_blocks_avx512', 'nat_chacha20_blocks_avx2', 'nat_chacha20_blocks_portable', 'blocks_libsodium']
+  function traced (env) {
+    const script = `const s = require(${JSON.stringify(addon)});
+      process.stdout.write('SEALING\\n');
+      s.crypto_aead_chacha20poly1305_ietf_encrypt(new Uint8Array(4096 + 16), new Uint8Array(4096), null, null, new Uint8Array(12), new Uint8Array(32));`
+    const args = ['-batch', '-nx', '-ex', 'set breakpoint pending on']
+    for (const f of fns) args.push('-ex', `dprintf ${f},"HIT ${f}\\n"`)
+    args.push('-ex', 'run', '--args', process.execPath, '-e', script)
+    return new Promise((resolve) => {
+      const p = spawn('gdb', args, { env: { ...process.env, ...env } })
+      let text = ''
+      p.stdout.on('data', (d) => { text += d })
+      p.stderr.on('data', (d) => { text += d })
+      p.on('close', () => {
+        const after = text.slice(text.indexOf('\nSEALING\n') + 1)
+        resolve(fns.filter((f) => new RegExp(`^HIT ${f}$`, 'm').test(after)))
+      })
+    })
+  }
+
+  it('each forced kernel is the one that runs (AVX-512 falls to AVX2 for the last blocks), and unforced one of them does (gdb)', async function () {
+    if (process.platform !== 'linux' || process.arch !== 'x64' || !fs.existsSync(addon) ||
+        spawnSync('sh', ['-c', 'command -v gdb']).status !== 0) this.skip()
+    this.timeout(120000)
+    const flags = cpuFlags()
+    const [auto, portable, lib, avx2, avx512] = await Promise.all([traced({}), traced({ NATRIUM_CHACHA20: 'portable' }),
+      traced({ NATRIUM_CHACHA20: 'libsodium' }), traced({ NATRIUM_CHACHA20: 'avx2' }), traced({ NATRIUM_CHACHA20: 'avx512' })])
+    assert.deepStrictEqual(portable, ['nat_chacha20_blocks_portable'])
+    assert.deepStrictEqual(lib, ['blocks_libsodium'])
+    if (flags.has('avx2')) assert.deepStrictEqual(avx2, ['nat_chacha20_blocks_avx2'])
+    // 4096 bytes: block 0 alone, then 64 blocks (four zmm passes) and the last one
+    if (flags.has('avx512f')) assert.deepStrictEqual(avx512, ['nat_chacha20_blocks_avx512', 'nat_chacha20_blocks_avx2'])
+    assert.ok(auto.length >= 1, auto.join())
+  })
 })

@@ -36,13 +36,15 @@ void nat_chacha20_blocks_avx512(uint32_t st[16], unsigned char *out, const unsig
 #define NAT_CHACHA20_SIGMA2 0x79622d32U
 #define NAT_CHACHA20_SIGMA3 0x6b206574U
 
-/* The implementation chacha20_dispatch.c chose, its name, and whether it is a vector one the CPU
- * was found to have (x86-64 without AVX2 gets the portable code, slower than libsodium's SSSE3
- * ChaCha20, and chacha20poly1305.c then calls libsodium instead unless a test forces it). */
+/* The implementation chacha20_dispatch.c chose, and its name ("portable", "libsodium": its
+ * stream functions, "avx2", "avx512"). */
 void nat_chacha20_blocks(uint32_t st[16], unsigned char *out, const unsigned char *in,
                          size_t nblocks, int ctr64);
 const char *nat_chacha20_impl(void);
-int nat_chacha20_preferred(void);
+/* The same for the few blocks of a short message: our AVX2 code where the CPU has it, unless a
+ * test forced another. */
+void nat_chacha20_blocks_short(uint32_t st[16], unsigned char *out, const unsigned char *in,
+                               size_t nblocks, int ctr64);
 
 /* out = in ^ keystream for any len (out == in allowed); a partial last block uses one block of
  * the counter, as libsodium's stream functions do. */

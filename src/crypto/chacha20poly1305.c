@@ -213,7 +213,7 @@ static void keystream_small(unsigned char *ks, size_t nblocks, const uint32_t st
   uint32_t s[16];
   memcpy(s, st, sizeof s);
   memset(ks, 0, 64 * nblocks);
-  nat_chacha20_blocks(s, ks, ks, nblocks, ctr64);
+  nat_chacha20_blocks_short(s, ks, ks, nblocks, ctr64);
 }
 #endif
 
@@ -875,11 +875,10 @@ static int aead_open(unsigned char *m, const unsigned char *c, size_t clen,
   return open_small(m, c, clen, mac, ad, adlen, st, kind);
 }
 
-/* Whether our code takes a message: not on x86-64 without AVX2 (libsodium's SSSE3 ChaCha20 beats
- * our portable one there), nor beyond libsodium's MESSAGEBYTES_MAX (libsodium's own call then
- * stops the process, as libsodium does). */
+/* Whether our code takes a message: not beyond libsodium's MESSAGEBYTES_MAX (libsodium's own call
+ * then stops the process, as libsodium does). */
 static int ours(unsigned long long mlen, unsigned long long max) {
-  return mlen <= max && nat_chacha20_preferred();
+  return mlen <= max;
 }
 
 /* The state of each construction for its nonce and key, counter 0. */

@@ -7,9 +7,8 @@
  * run our one-pass code (all keystream blocks in one kernel call, a 64-bit Poly1305 in locals):
  * libsodium's general path spends most of a short message's time in calls, function pointers and
  * wipes. Longer ones: natively the ChaCha20 kernel chacha20_dispatch.c chose (AVX-512F, AVX2,
- * portable) and the Poly1305 behind poly1305.h; on wasm32 four blocks per SIMD128 pass and a
- * four-lane Poly1305. On x86-64 without AVX2 every call goes to libsodium, whose SSSE3 ChaCha20
- * beats our portable one. */
+ * libsodium's own stream code, portable) and the Poly1305 behind poly1305.h; on wasm32 four blocks per SIMD128 pass and a
+ * four-lane Poly1305. */
 #ifndef NAT_CRYPTO_CHACHA20POLY1305_H
 #define NAT_CRYPTO_CHACHA20POLY1305_H
 
