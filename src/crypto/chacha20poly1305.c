@@ -736,13 +736,36 @@ static int open_big(unsigned char *m, const unsigned char *c, size_t clen,
 
 /* ---- long messages on wasm32 --------------------------------------------------------------- */
 #if defined(NAT_CHACHA_SIMD128)
+/* The original construction's MAC from c on (clen >= 80), ad and its length absorbed into ms: c's
+ * first bytes complete ms's partial block, then the blocks that follow lie whole in c, whatever
+ * their alignment, and the four-lane code takes them 64 bytes at a time; the rest and c's length
+ * go through ms. */
+static void mac_orig_rest(mac_stream *ms, poly1305_x4 *px, const unsigned char *c, size_t clen,
+                          unsigned char tag[16]) {
+  unsigned char len8[8];
+  size_t i = 0;
+  if (ms->n > 0) {
+    i = 16 - ms->n;
+    mac_stream_update(ms, c, i);
+  }
+  const size_t groups = (clen - i) / 64;
+  poly1305_x4_begin(px, &ms->p, c + i);
+  poly1305_x4_blocks(px, c + i + 64, 4 * (groups - 1));
+  poly1305_x4_end(px, &ms->p);
+  i += 64 * groups;
+  mac_stream_update(ms, c + i, clen - i);
+  store64_le_bytes(len8, (uint64_t) clen);
+  mac_stream_update(ms, len8, 8);
+  mac_stream_final(ms, tag);
+}
+
 /* Longer messages (mlen >= 192; the callers: above NAT_CHACHA20POLY1305_SMALL_MAX) stream through
  * the four-block kernels with nothing buffered but 256 bytes of keystream: blocks 0..3 first
  * (block 0 is the Poly1305 key, 1..3 cover bytes 0..191), then four blocks per 256 bytes, the
  * last < 256 bytes through ks again. IETF and X: Poly1305 takes c four blocks at a time up to the
  * last whole 64 bytes (encryption: as c is written, while it is still in the cache), the rest and
  * the lengths one block at a time. The original construction's c starts where ad and its length
- * end, rarely on a block boundary: its MAC streams through the scalar code. Kept out of line, so
+ * end, rarely on a block boundary: its MAC is a second pass over c (mac_orig_rest). Kept out of line, so
  * the short-message path's code (and its stack frame) stays as it was. */
 __attribute__((noinline)) static void seal_long(unsigned char *c, unsigned char mac[16],
                                                 const unsigned char *m, size_t mlen,
@@ -776,23 +799,17 @@ __attribute__((noinline)) static void seal_long(unsigned char *c, unsigned char 
     poly1305_block(&ms.p, (uint64_t) adlen, (uint64_t) mlen);
     poly1305_finish(&ms.p, mac);
   } else {
+    /* ad and its length first (libsodium's order), then c, then its MAC */
     if (adlen > 0) mac_stream_update(&ms, ad, adlen);
     store64_le_bytes(len8, (uint64_t) adlen);
     mac_stream_update(&ms, len8, 8);
     xor_keystream(c, m, ks + 64, 192);
-    mac_stream_update(&ms, c, 192);
-    for (i = 192; mlen - i >= 256; i += 256) {
-      chacha20_x4_xor(c + i, m + i, s);
-      mac_stream_update(&ms, c + i, 256);
-    }
+    for (i = 192; mlen - i >= 256; i += 256) chacha20_x4_xor(c + i, m + i, s);
     if (i < mlen) {
       chacha20_x4_keystream(ks, s);
       xor_keystream(c + i, m + i, ks, mlen - i);
-      mac_stream_update(&ms, c + i, mlen - i);
     }
-    store64_le_bytes(len8, (uint64_t) mlen);
-    mac_stream_update(&ms, len8, 8);
-    mac_stream_final(&ms, mac);
+    mac_orig_rest(&ms, &px, c, mlen, mac);
   }
   sodium_memzero(ks, sizeof ks);
   sodium_memzero(s, sizeof s);
@@ -825,7 +842,15 @@ __attribute__((noinline)) static int open_long(unsigned char *m, const unsigned 
     poly1305_block(&p, (uint64_t) adlen, (uint64_t) clen);
     poly1305_finish(&p, computed);
   } else {
-    mac_small(computed, ks, kind, ad, adlen, c, clen);
+    mac_stream ms;
+    unsigned char len8[8];
+    poly1305_init(&ms.p, ks);
+    ms.n = 0;
+    if (adlen > 0) mac_stream_update(&ms, ad, adlen);
+    store64_le_bytes(len8, (uint64_t) adlen);
+    mac_stream_update(&ms, len8, 8);
+    mac_orig_rest(&ms, &px, c, clen, computed);
+    sodium_memzero(&ms, sizeof ms);
   }
   ret = crypto_verify_16(computed, mac);
   if (ret == 0) {
