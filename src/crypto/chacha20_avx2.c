@@ -58,8 +58,8 @@ NAT_AVX2 static void blocks8(const uint32_t st[16], unsigned char *out, const un
     c13 = _mm256_sub_epi32(c13, wrapped);
   }
   __m256i ctr[2];
-  _mm256_store_si256(ctr, c12);
-  _mm256_store_si256(ctr + 1, c13);
+  _mm256_storeu_si256(ctr, c12);
+  _mm256_storeu_si256(ctr + 1, c13);
   __m256i x0 = _mm256_set1_epi32((int) st[0]), x1 = _mm256_set1_epi32((int) st[1]),
           x2 = _mm256_set1_epi32((int) st[2]), x3 = _mm256_set1_epi32((int) st[3]),
           x4 = _mm256_set1_epi32((int) st[4]), x5 = _mm256_set1_epi32((int) st[5]),
@@ -90,8 +90,8 @@ NAT_AVX2 static void blocks8(const uint32_t st[16], unsigned char *out, const un
   ADD_IN(x8, 8); ADD_IN(x9, 9); ADD_IN(x10, 10); ADD_IN(x11, 11);
   ADD_IN(x14, 14); ADD_IN(x15, 15);
 #undef ADD_IN
-  x12 = _mm256_add_epi32(x12, _mm256_load_si256(in_ctr));
-  x13 = _mm256_add_epi32(x13, _mm256_load_si256(in_ctr + 1));
+  x12 = _mm256_add_epi32(x12, _mm256_loadu_si256(in_ctr));
+  x13 = _mm256_add_epi32(x13, _mm256_loadu_si256(in_ctr + 1));
   __m256i a0, a1, a2, a3, b0, b1, b2, b3;
   /* words 0..7 of every block */
   TRANSPOSE4(x0, x1, x2, x3, a0, a1, a2, a3);
