@@ -33,6 +33,7 @@
         "src/crypto/chacha20_portable.c",
         "src/crypto/chacha20_avx2.c",
         "src/crypto/chacha20_avx512.c",
+        "src/crypto/chacha20_simd128.c",
         "src/crypto/secretstream.c",
         "src/crypto/sha2.c",
         "src/crypto/keccak.c",

@@ -10,7 +10,7 @@
  * Where zmm work is split in two halves (Zen 4) or lowers the clock (some Intel parts) the
  * two come closer, and on cores with 1-cycle latency and no AVX-512 (Zen 3) ours and libsodium's
  * AVX2 code may trade places: the timing picks on each, so the choice never loses badly on a core
- * nobody here measured. Elsewhere (arm64, wasm32 through this file): the portable C.
+ * nobody here measured. wasm32: SIMD128 (chacha20_simd128.c). Elsewhere (arm64): the portable C.
  *
  * NATRIUM_DISABLE_SIMD set (and not "0") keeps the portable code; NATRIUM_CHACHA20=portable,
  * libsodium, avx2 or avx512 forces one (if the CPU has it), so the tests run every path on one
@@ -27,9 +27,16 @@
 #include <x86intrin.h>
 #endif
 
+#if defined(__wasm_simd128__)
+/* wasm32: the engine maps SIMD128 onto the host's vector unit; no choice to make at run time */
+static nat_chacha20_blocks_fn blocks_impl = nat_chacha20_blocks_simd128;
+static nat_chacha20_blocks_fn short_impl = nat_chacha20_blocks_simd128;
+static const char *impl_name = "simd128";
+#else
 static nat_chacha20_blocks_fn blocks_impl = nat_chacha20_blocks_portable;
 static nat_chacha20_blocks_fn short_impl = nat_chacha20_blocks_portable;
 static const char *impl_name = "portable";
+#endif
 
 void nat_chacha20_blocks(uint32_t st[16], unsigned char *out, const unsigned char *in,
                          size_t nblocks, int ctr64) {

@@ -30,6 +30,12 @@ void nat_chacha20_blocks_avx512(uint32_t st[16], unsigned char *out, const unsig
                                 size_t nblocks, int ctr64);
 #endif
 
+#if defined(__wasm_simd128__)
+/* SIMD128: four blocks, word i of block j in lane j of v128 i. */
+void nat_chacha20_blocks_simd128(uint32_t st[16], unsigned char *out, const unsigned char *in,
+                                 size_t nblocks, int ctr64);
+#endif
+
 /* "expand 32-byte k" */
 #define NAT_CHACHA20_SIGMA0 0x61707865U
 #define NAT_CHACHA20_SIGMA1 0x3320646eU
@@ -37,7 +43,7 @@ void nat_chacha20_blocks_avx512(uint32_t st[16], unsigned char *out, const unsig
 #define NAT_CHACHA20_SIGMA3 0x6b206574U
 
 /* The implementation chacha20_dispatch.c chose, and its name ("portable", "libsodium": its
- * stream functions, "avx2", "avx512"). */
+ * stream functions, "avx2", "avx512", "simd128"). */
 void nat_chacha20_blocks(uint32_t st[16], unsigned char *out, const unsigned char *in,
                          size_t nblocks, int ctr64);
 const char *nat_chacha20_impl(void);

@@ -7,7 +7,8 @@
  * keystream code and the Poly1305 on chosen keys. Exits non-zero on the first difference.
  *
  * cc-sources: src/crypto/chacha20_dispatch.c src/crypto/chacha20_portable.c
- * cc-sources: src/crypto/chacha20_avx2.c src/crypto/chacha20_avx512.c src/crypto/poly1305_dispatch.c
+ * cc-sources: src/crypto/chacha20_avx2.c src/crypto/chacha20_avx512.c src/crypto/chacha20_simd128.c
+ * cc-sources: src/crypto/poly1305_dispatch.c
  * run-env: NATRIUM_CHACHA20=portable NATRIUM_CHACHA20=libsodium NATRIUM_CHACHA20=avx2
  * run-env: NATRIUM_CHACHA20=avx512 NATRIUM_CHACHA20= */
 #include <stdio.h>
