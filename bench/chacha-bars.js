@@ -99,6 +99,7 @@ lsw.ready.then(() => {
     const mb = Buffer.from(m)
     const s = sizeLabel(size)
     const out = Buffer.alloc(size + 17)
+    const out16 = out.subarray(0, size + 16)
     for (const [name, nlen] of [['chacha20poly1305_ietf', 12], ['chacha20poly1305', 8], ['xchacha20poly1305_ietf', 24]]) {
       const P = `crypto_aead_${name}`
       const npub = fill(TAG.NONCE, nlen)
@@ -117,7 +118,7 @@ lsw.ready.then(() => {
           return Buffer.concat([body, c.getAuthTag()])
         }
       }
-      if (SodiumNative[`${P}_encrypt`]) contenders['sodium-native'] = () => { SodiumNative[`${P}_encrypt`](out, mb, adb, null, npubb, kb); return out }
+      if (SodiumNative[`${P}_encrypt`]) contenders['sodium-native'] = () => { SodiumNative[`${P}_encrypt`](out16, mb, adb, null, npubb, kb); return out16 }
       row(`${name.replace('chacha20poly1305', 'chacha20-poly1305')} encrypt ${s}`, size, contenders, name === 'chacha20poly1305_ietf')
     }
     // secretstream: one push per call into a stream opened once per contender
