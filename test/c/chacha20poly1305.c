@@ -8,13 +8,14 @@
  *
  * cc-sources: src/crypto/chacha20_dispatch.c src/crypto/chacha20_portable.c
  * cc-sources: src/crypto/chacha20_avx2.c src/crypto/chacha20_avx512.c src/crypto/chacha20_simd128.c
- * cc-sources: src/crypto/poly1305_dispatch.c
+ * cc-sources: src/crypto/poly1305_dispatch.c src/crypto/secretstream.c
  * run-env: NATRIUM_CHACHA20=portable NATRIUM_CHACHA20=libsodium NATRIUM_CHACHA20=avx2
  * run-env: NATRIUM_CHACHA20=avx512 NATRIUM_CHACHA20= */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "../../src/crypto/chacha20poly1305.c"
+#include "secretstream.h"
 
 /* Under valgrind (test/c/run.sh runs it there), bytes marked SECRET are undefined to memcheck:
  * a branch or an address that depends on them is reported (Monocypher's test habit). */
@@ -501,6 +502,68 @@ static void test_rfc8439(void) {
         "RFC 8439 2.8.2 vector");
 }
 
+/* secretstream push/pull (secretstream.c) vs libsodium's from the same state: chunk lengths
+ * 0..1100 and a few long ones, every tag, ad present and absent; out, the states after each
+ * chunk, pulls both ways, and a forged chunk refused with the state kept. */
+static void test_secretstream(size_t step) {
+  crypto_secretstream_xchacha20poly1305_state ours, ref, pull_ours, pull_ref;
+  unsigned char k[32], header[24], ad[40], tag_o, tag_r;
+  unsigned long long lo, lr;
+  fill(k, sizeof k, 0);
+  SECRET(k, sizeof k);
+  crypto_secretstream_xchacha20poly1305_init_push(&ref, header, k);
+  crypto_secretstream_xchacha20poly1305_init_pull(&ours, header, k);
+  PUBLIC(k, sizeof k);
+  PUBLIC(&ours, sizeof ours);
+  PUBLIC(&ref, sizeof ref);
+  pull_ours = ours;
+  pull_ref = ref;
+  size_t i = 0;
+  for (size_t mlen = 0; mlen <= 1100 + 4 * 8192; mlen += mlen < 1100 ? step : 8191, i++) {
+    const unsigned char tag = (unsigned char) (i % 7 == 6 ? crypto_secretstream_xchacha20poly1305_TAG_REKEY
+                                               : i % 11 == 10 ? crypto_secretstream_xchacha20poly1305_TAG_PUSH
+                                                              : 0);
+    const size_t adlen = i % 3 ? i % 40 : 0;
+    fill(m, mlen, (int) i & 1);
+    fill(ad, adlen, 0);
+    SECRET(m, mlen);
+    CHECK(nat_secretstream_xchacha20poly1305_push(&ours, c2, &lo, m, mlen, adlen ? ad : NULL,
+                                                  adlen, tag) == 0, "push");
+    CHECK(crypto_secretstream_xchacha20poly1305_push(&ref, c1, &lr, m, mlen, adlen ? ad : NULL,
+                                                     adlen, tag) == 0, "ref push");
+    PUBLIC(m, mlen);
+    PUBLIC(c1, mlen + 17);
+    PUBLIC(c2, mlen + 17);
+    PUBLIC(&ours, sizeof ours);
+    PUBLIC(&ref, sizeof ref);
+    CHECK(lo == lr && memcmp(c1, c2, mlen + 17) == 0, "secretstream push, %zu bytes", mlen);
+    CHECK(memcmp(&ours, &ref, sizeof ours) == 0, "secretstream state after push, %zu bytes", mlen);
+    if (i % 5 == 4) {
+      crypto_secretstream_xchacha20poly1305_state kept = pull_ours;
+      c2[(i * 13) % (mlen + 17)] ^= 1;
+      lo = 7;
+      CHECK(nat_secretstream_xchacha20poly1305_pull(&pull_ours, out, &lo, &tag_o, c2, mlen + 17,
+                                                    adlen ? ad : NULL, adlen) == -1 &&
+              lo == 0 && tag_o == 0xff && memcmp(&kept, &pull_ours, sizeof kept) == 0,
+            "forged chunk, %zu bytes", mlen);
+      c2[(i * 13) % (mlen + 17)] ^= 1;
+    }
+    CHECK(nat_secretstream_xchacha20poly1305_pull(&pull_ours, out, &lo, &tag_o, c1, mlen + 17,
+                                                  adlen ? ad : NULL, adlen) == 0 &&
+            lo == mlen && tag_o == tag && memcmp(out, m, mlen) == 0,
+          "pull, %zu bytes", mlen);
+    CHECK(crypto_secretstream_xchacha20poly1305_pull(&pull_ref, out, &lr, &tag_r, c2, mlen + 17,
+                                                     adlen ? ad : NULL, adlen) == 0 &&
+            memcmp(out, m, mlen) == 0, "ref pull, %zu bytes", mlen);
+    CHECK(memcmp(&pull_ours, &pull_ref, sizeof pull_ours) == 0, "state after pull");
+  }
+  /* shorter than ABYTES: refused, outputs set as libsodium sets them */
+  lo = 5;
+  tag_o = 0;
+  CHECK(nat_secretstream_xchacha20poly1305_pull(&pull_ours, out, &lo, &tag_o, c1, 16, NULL, 0) ==
+          -1 && lo == 0 && tag_o == 0xff, "short chunk");
+}
+
 int main(void) {
   if (sodium_init() < 0) return 1;
   randombytes_buf(&rng_state, sizeof rng_state);
@@ -528,6 +591,7 @@ int main(void) {
   test_poly1305_carries();
   test_poly1305_finish_states();
   test_rfc8439();
+  test_secretstream(step);
   for (size_t a = 0; a < sizeof aeads / sizeof aeads[0]; a++) {
     const aead *A = &aeads[a];
     for (int skewed = 0; skewed < 2; skewed++) {
