@@ -1,22 +1,25 @@
 /* ns per call of XChaCha20-Poly1305-IETF encryption in C: libsodium's against ours
- * (src/crypto/xchacha20poly1305.c, included to time its parts too), with a reused output buffer.
+ * (src/crypto/chacha20poly1305.c, included to time its parts too), with a reused output buffer.
  *
- *   gcc -O3 -std=c11 -Ideps/out/native/include bench/xchacha_small.c \
+ *   gcc -O3 -std=c11 -Ideps/out/native/include -Isrc/crypto bench/xchacha_small.c \
+ *       src/crypto/chacha20_dispatch.c src/crypto/chacha20_portable.c src/crypto/chacha20_avx2.c \
+ *       src/crypto/chacha20_avx512.c src/crypto/poly1305_dispatch.c \
  *       deps/out/native/lib/libsodium.a -o /tmp/xchacha_small && /tmp/xchacha_small
  *
  * Arguments: message sizes (default: a spread from 0 to 1 KB). Each figure is the 10th percentile
  * of 101 timed runs of ~0.2 ms, every op in turn within a run, so a busy machine (where the
  * slowest runs measure the other processes) hurts all alike. The columns after "|" time the parts:
  * libsodium's HChaCha20, our whole keystream (HChaCha20 + blocks 0..n), both Poly1305s over the
- * AEAD's padded input. On x86-64 the AVX2 kernel is timed (the CPU must have AVX2); add
- * -DNAT_XCHACHA20POLY1305_PORTABLE for the portable C. To time sizes past the cutoff, raise
- * NAT_XCHACHA20POLY1305_SMALL_MAX in the header for the build (its comment has the figures). */
+ * AEAD's padded input. The kernel is the one chacha20_dispatch.c picks (NATRIUM_CHACHA20 forces
+ * one); add -DNAT_CHACHA20POLY1305_PORTABLE for the portable Poly1305. To time sizes past the
+ * cutoff, raise NAT_CHACHA20POLY1305_SMALL_MAX in the header for the build (its comment has the
+ * figures). */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
-#include "../src/crypto/xchacha20poly1305.c"
+#include "../src/crypto/chacha20poly1305.c"
 
 #define RUNS 101
 
@@ -36,7 +39,7 @@ static void op_libsodium(size_t len) {
 }
 
 static void op_ours(size_t len) {
-  nat_xchacha20poly1305_ietf_encrypt(c, NULL, m, len, NULL, 0, NULL, npub, k);
+  nat_aead_xchacha20poly1305_ietf_encrypt(c, NULL, m, len, NULL, 0, NULL, npub, k);
 }
 
 static void op_hchacha_libsodium(size_t len) {
@@ -45,7 +48,9 @@ static void op_hchacha_libsodium(size_t len) {
 }
 
 static void op_keystream_ours(size_t len) {
-  xchacha20_keystream(c, 1 + (len + 63) / 64, npub, k);
+  uint32_t st[16];
+  state_x(st, npub, k);
+  keystream_small(c, 1 + (len + 63) / 64, st, 0);
 }
 
 static void op_poly1305_ours(size_t len) {

@@ -3,7 +3,7 @@
  * All six constructions share one calling convention (sodium-native's), so one macro defines the
  * five functions of each; the checks and messages read exactly as written here. */
 #include "nat.h"
-#include "xchacha20poly1305.h"
+#include "chacha20poly1305.h"
 
 /* Combined mode: encrypt returns the ciphertext length; decrypt returns the message length and
  * throws when the tag does not verify. Detached mode: encrypt returns the tag length; decrypt
@@ -88,15 +88,15 @@
     return nat_undefined(env);                                                                  \
   }
 
-NAT_AEAD(crypto_aead_xchacha20poly1305_ietf, nat_xchacha20poly1305_ietf,
+NAT_AEAD(crypto_aead_xchacha20poly1305_ietf, nat_aead_xchacha20poly1305_ietf,
          crypto_aead_xchacha20poly1305_ietf_encrypt, crypto_aead_xchacha20poly1305_ietf_decrypt,
          crypto_aead_xchacha20poly1305_ietf_encrypt_detached, crypto_aead_xchacha20poly1305_ietf_decrypt_detached,
          crypto_aead_xchacha20poly1305_ietf_keygen)
-NAT_AEAD(crypto_aead_chacha20poly1305_ietf, crypto_aead_chacha20poly1305_ietf,
+NAT_AEAD(crypto_aead_chacha20poly1305_ietf, nat_aead_chacha20poly1305_ietf,
          crypto_aead_chacha20poly1305_ietf_encrypt, crypto_aead_chacha20poly1305_ietf_decrypt,
          crypto_aead_chacha20poly1305_ietf_encrypt_detached, crypto_aead_chacha20poly1305_ietf_decrypt_detached,
          crypto_aead_chacha20poly1305_ietf_keygen)
-NAT_AEAD(crypto_aead_chacha20poly1305, crypto_aead_chacha20poly1305,
+NAT_AEAD(crypto_aead_chacha20poly1305, nat_aead_chacha20poly1305,
          crypto_aead_chacha20poly1305_encrypt, crypto_aead_chacha20poly1305_decrypt,
          crypto_aead_chacha20poly1305_encrypt_detached, crypto_aead_chacha20poly1305_decrypt_detached,
          crypto_aead_chacha20poly1305_keygen)

@@ -5,6 +5,7 @@
  * undefined, open_easy/open_detached return a boolean and leave m untouched when the tag does not
  * verify (libsodium checks the tag before it writes anything). */
 #include "nat.h"
+#include "secretstream.h"
 
 /* libsodium's secretbox memmove()s when c and m overlap, so any overlap of c and m is allowed
  * (in-place encryption included); only the tag must not share bytes with the message. */
@@ -147,8 +148,8 @@ static napi_value nat_crypto_secretstream_xchacha20poly1305_push(napi_env env,
   LEN_EQ(c, m_len + crypto_secretstream_xchacha20poly1305_ABYTES);
   NO_ALIAS(c, m);
   unsigned long long clen;
-  int rc = crypto_secretstream_xchacha20poly1305_push(&state, c, &clen, m, m_len, ad, ad_len,
-                                                      (unsigned char) tag);
+  int rc = nat_secretstream_xchacha20poly1305_push(&state, c, &clen, m, m_len, ad, ad_len,
+                                                          (unsigned char) tag);
   STATE_SAVE_IF_OK(state, rc);
   FAIL_IF(rc != 0, "push failed");
   return nat_number(env, (double) clen);
@@ -171,8 +172,8 @@ static napi_value nat_crypto_secretstream_xchacha20poly1305_pull(napi_env env,
   NO_ALIAS(tag, c);
   NO_ALIAS(tag, m);
   unsigned long long mlen;
-  int rc = crypto_secretstream_xchacha20poly1305_pull(&state, m, &mlen, tag, c, c_len, ad,
-                                                      ad_len);
+  int rc = nat_secretstream_xchacha20poly1305_pull(&state, m, &mlen, tag, c, c_len, ad,
+                                                          ad_len);
   STATE_SAVE_IF_OK(state, rc);
   FAIL_IF(rc != 0, "pull failed");
   return nat_number(env, (double) mlen);

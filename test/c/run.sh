@@ -32,7 +32,7 @@ for src in test/c/*.c; do
   srcs=("$src" ${extra_src[@]+"${extra_src[@]}"})
   for variant in simd portable; do
     extra=()
-    [ "$variant" = portable ] && extra=(-DNAT_XCHACHA20POLY1305_PORTABLE)
+    [ "$variant" = portable ] && extra=(-DNAT_CHACHA20POLY1305_PORTABLE)
     echo "== $name ($variant, gcc -O3)"
     gcc -O3 "${flags[@]}" "${extra[@]}" "${srcs[@]}" "$sodium/lib/libsodium.a" -o "$out/$name-$variant"
     run "$out/$name-$variant"

@@ -1,0 +1,138 @@
+'use strict'
+// Issue 10's ChaCha20-Poly1305 bars, side by side in one process: natrium's main API
+// (require('natrium') on each backend, a new result per call) against node:crypto's
+// chacha20-poly1305 (IETF only), libsodium-wrappers-sumo 0.8.4 (libsodium.js, wasm) and
+// sodium-native 5.1.0 (native libsodium, its own API, output reused), round after round
+// alternated, so a busy machine slows every contender of a round alike. Reports the median ops/s
+// and the median per-round ratio of each natrium backend to the others. Answers are compared
+// before anything is timed. `openssl speed -evp chacha20-poly1305` (OpenSSL's own C, 1 s per
+// size, at 1 KB and up) is the C reference for the IETF rows.
+//   node bench/chacha-bars.js [row-regex] [rounds] [ms] [--no-openssl]
+//   e.g. node bench/chacha-bars.js 'ietf.*1 MB' 9 100
+const crypto = require('crypto')
+const os = require('os')
+const path = require('path')
+const lsw = require('libsodium-wrappers-sumo')
+const SodiumNative = require('sodium-native')
+const { load } = require(path.join(__dirname, '..', 'lib', 'loader'))
+const wrappers = require(path.join(__dirname, '..', 'lib', 'surfaces', 'wrappers'))
+const { TAG, fill, sizeLabel, SIZES } = require('./inputs')
+
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'))
+const withOpenssl = !process.argv.includes('--no-openssl')
+const filter = new RegExp(args[0] || '.', 'i')
+const rounds = Number(args[1]) || 9
+const ms = Number(args[2]) || 100
+const natrium = { native: wrappers(load('native')), wasm: wrappers(load('wasm')) }
+
+let sink = 0
+const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6 }
+function rate (fn, budget) {
+  let n = 0
+  const t0 = cpu()
+  let t
+  do {
+    const r = fn()
+    sink ^= r && r.length ? r[0] : 0
+    n++
+    t = cpu()
+  } while (t - t0 < budget / 1000)
+  return n / (t - t0)
+}
+const median = (v) => v.slice().sort((p, q) => p - q)[v.length >> 1]
+const hex = (b) => Buffer.from(b).toString('hex')
+
+const COLUMNS = ['natrium native', 'natrium wasm', 'node:crypto', 'libsodium.js', 'sodium-native']
+const opensslCache = {}
+function opensslOps (size) {
+  if (!withOpenssl || size < 1024) return ''
+  if (!(size in opensslCache)) {
+    const r = require('child_process').spawnSync('openssl', ['speed', '-seconds', '1', '-bytes', String(size), '-evp', 'chacha20-poly1305'], { encoding: 'utf8' })
+    const kbs = /([\d.]+)k\s*$/.exec(((r.stdout || '').trim().split('\n').pop()) || '')
+    opensslCache[size] = kbs ? Number(kbs[1]) * 1000 / size : 0
+  }
+  return opensslCache[size]
+}
+
+function row (label, size, contenders, ietf, sameBytes = true) {
+  if (!filter.test(label)) return
+  const names = Object.keys(contenders)
+  // (secretstream: each contender's stream has its own random header, so only lengths compare)
+  const answers = names.map((k) => (sameBytes ? hex(contenders[k]()) : String(contenders[k]().length)))
+  for (let i = 1; i < names.length; i++) {
+    if (answers[i] !== answers[0]) throw new Error(`${label}: ${names[i]} answers differently from ${names[0]}`)
+  }
+  for (let w = 0; w < 5; w++) for (const k of names) rate(contenders[k], ms)
+  const ops = Object.fromEntries(names.map((k) => [k, []]))
+  const ratio = {}
+  const pairs = [['natrium native', 'node:crypto'], ['natrium native', 'libsodium.js'], ['natrium native', 'sodium-native'], ['natrium wasm', 'libsodium.js']]
+  for (let r = 0; r < rounds; r++) {
+    const round = {}
+    for (const k of names) ops[k].push(round[k] = rate(contenders[k], ms))
+    for (const [a, b] of pairs) if (b in round) (ratio[`${a}/${b}`] = ratio[`${a}/${b}`] || []).push(round[a] / round[b])
+  }
+  const cell = (k) => (k in ops ? Math.round(median(ops[k])).toLocaleString('en') : '')
+  const x = (a, b) => (ratio[`${a}/${b}`] ? `${median(ratio[`${a}/${b}`]).toFixed(2)}x` : '')
+  const ossl = ietf ? opensslOps(size) : ''
+  const vsOssl = ossl ? `${(median(ops['natrium native']) / ossl).toFixed(2)}x` : ''
+  console.log(`| ${label} | ${COLUMNS.map(cell).join(' | ')} | ${pairs.map(([a, b]) => x(a, b)).join(' | ')} | ` +
+    `${ossl ? Math.round(ossl).toLocaleString('en') : ''} | ${vsOssl} |`)
+}
+
+lsw.ready.then(() => {
+  let cpuName = os.cpus()[0].model
+  try {
+    const info = require('fs').readFileSync('/proc/cpuinfo', 'utf8')
+    const family = /^cpu family\s*:\s*(\d+)/m.exec(info)
+    const model = /^model\s*:\s*(\d+)/m.exec(info)
+    if (family && model) cpuName += ` (family ${family[1]}, model ${model[1]})`
+  } catch {}
+  console.log(`${cpuName}; Node ${process.version}; median of ${rounds} alternated rounds of ${ms} ms CPU; ratios are medians of per-round ratios; ops/s`)
+  console.log(`| row | ${COLUMNS.join(' | ')} | native × node | native × libsodium.js | native × sodium-native | wasm × libsodium.js | openssl speed (C) | native × openssl |`)
+  console.log(`|---|${COLUMNS.map(() => '---:').join('|')}|---:|---:|---:|---:|---:|---:|`)
+  const k = fill(TAG.KEY, 32)
+  const kb = Buffer.from(k)
+  const ad = fill(TAG.SEED, 16)
+  const adb = Buffer.from(ad)
+  for (const size of SIZES) {
+    const m = fill(TAG.MSG, size)
+    const mb = Buffer.from(m)
+    const s = sizeLabel(size)
+    const out = Buffer.alloc(size + 17)
+    const out16 = out.subarray(0, size + 16)
+    for (const [name, nlen] of [['chacha20poly1305_ietf', 12], ['chacha20poly1305', 8], ['xchacha20poly1305_ietf', 24]]) {
+      const P = `crypto_aead_${name}`
+      const npub = fill(TAG.NONCE, nlen)
+      const npubb = Buffer.from(npub)
+      const contenders = {
+        'natrium native': () => natrium.native[`${P}_encrypt`](m, ad, null, npub, k),
+        'natrium wasm': () => natrium.wasm[`${P}_encrypt`](m, ad, null, npub, k),
+        'libsodium.js': () => lsw[`${P}_encrypt`](m, ad, null, npub, k)
+      }
+      if (name === 'chacha20poly1305_ietf') {
+        contenders['node:crypto'] = () => {
+          const c = crypto.createCipheriv('chacha20-poly1305', kb, npubb, { authTagLength: 16 })
+          c.setAAD(adb)
+          const body = c.update(mb)
+          c.final()
+          return Buffer.concat([body, c.getAuthTag()])
+        }
+      }
+      if (SodiumNative[`${P}_encrypt`]) contenders['sodium-native'] = () => { SodiumNative[`${P}_encrypt`](out16, mb, adb, null, npubb, kb); return out16 }
+      row(`${name.replace('chacha20poly1305', 'chacha20-poly1305')} encrypt ${s}`, size, contenders, name === 'chacha20poly1305_ietf')
+    }
+    // secretstream: one push per call into a stream opened once per contender
+    const SS = 'crypto_secretstream_xchacha20poly1305'
+    const nat = { native: natrium.native[`${SS}_init_push`](k).state, wasm: natrium.wasm[`${SS}_init_push`](k).state }
+    const lst = lsw[`${SS}_init_push`](k).state
+    const snState = Buffer.alloc(SodiumNative[`${SS}_STATEBYTES`] || 52)
+    SodiumNative[`${SS}_init_push`](snState, Buffer.alloc(24), kb)
+    row(`secretstream push ${s}`, size, {
+      'natrium native': () => natrium.native[`${SS}_push`](nat.native, m, null, 0),
+      'natrium wasm': () => natrium.wasm[`${SS}_push`](nat.wasm, m, null, 0),
+      'libsodium.js': () => lsw[`${SS}_push`](lst, m, null, 0),
+      'sodium-native': () => { SodiumNative[`${SS}_push`](snState, out.subarray(0, size + 17), mb, null, 0); return out.subarray(0, size + 17) }
+    }, false, false)
+  }
+  if (sink === 0.5) console.log(sink)
+})
