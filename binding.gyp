@@ -37,7 +37,9 @@
         "src/crypto/blake2b_dispatch.c",
         "src/crypto/blake2b_portable.c",
         "src/crypto/blake2b_avx2.c",
-        "src/crypto/poly1305_dispatch.c"
+        "src/crypto/poly1305_dispatch.c",
+        "src/crypto/aes256gcm_dispatch.c",
+        "src/crypto/aes256gcm_soft.c"
       ],
       "include_dirs": ["<(libsodium_dir)/include", "src", "src/crypto"],
       "defines": ["SODIUM_STATIC"],
