@@ -218,7 +218,7 @@ describe('aes256gcm-fast dispatch', function () {
     const script = `const s = require(${JSON.stringify(addon)});
       process.stdout.write('SEALING\\n');
       s.crypto_aead_aes256gcm_encrypt(new Uint8Array(116), new Uint8Array(100), null, null, new Uint8Array(12), new Uint8Array(32))`
-    const fns = ['nat_aes256gcm_soft_encrypt_detached_afternm', 'crypto_aead_aes256gcm_encrypt_detached_afternm']
+    const fns = ['nat_aes256gcm_soft_encrypt_detached', 'crypto_aead_aes256gcm_encrypt_detached']
     const args = ['-batch', '-nx', '-ex', 'set breakpoint pending on']
     for (const f of fns) args.push('-ex', `dprintf ${f},"HIT ${f}\\n"`)
     args.push('-ex', 'run', '--args', process.execPath, '-e', script)
@@ -239,7 +239,7 @@ describe('aes256gcm-fast dispatch', function () {
         spawnSync('sh', ['-c', 'command -v gdb']).status !== 0) this.skip()
     this.timeout(120000)
     const [auto, soft] = await Promise.all([traced({ NATRIUM_AES: '' }), traced({ NATRIUM_AES: 'soft' })])
-    assert.deepStrictEqual(soft, ['nat_aes256gcm_soft_encrypt_detached_afternm'])
-    assert.deepStrictEqual(auto, [cpuHasAesni() ? 'crypto_aead_aes256gcm_encrypt_detached_afternm' : 'nat_aes256gcm_soft_encrypt_detached_afternm'])
+    assert.deepStrictEqual(soft, ['nat_aes256gcm_soft_encrypt_detached'])
+    assert.deepStrictEqual(auto, [cpuHasAesni() ? 'crypto_aead_aes256gcm_encrypt_detached' : 'nat_aes256gcm_soft_encrypt_detached'])
   })
 })

@@ -83,4 +83,16 @@ int nat_aes256gcm_soft_decrypt_detached_afternm(unsigned char *m, unsigned char 
                                                 const unsigned char *npub,
                                                 const crypto_aead_aes256gcm_state *st);
 
+int nat_aes256gcm_soft_encrypt_detached(unsigned char *c, unsigned char *mac,
+                                        unsigned long long *maclen_p, const unsigned char *m,
+                                        unsigned long long mlen, const unsigned char *ad,
+                                        unsigned long long adlen, const unsigned char *nsec,
+                                        const unsigned char *npub, const unsigned char *k);
+
+int nat_aes256gcm_soft_decrypt_detached(unsigned char *m, unsigned char *nsec,
+                                        const unsigned char *c, unsigned long long clen,
+                                        const unsigned char *mac, const unsigned char *ad,
+                                        unsigned long long adlen, const unsigned char *npub,
+                                        const unsigned char *k);
+
 #endif

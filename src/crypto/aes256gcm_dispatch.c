@@ -96,12 +96,21 @@ int nat_aes256gcm_encrypt_detached(unsigned char *c, unsigned char *mac,
                                    unsigned long long mlen, const unsigned char *ad,
                                    unsigned long long adlen, const unsigned char *nsec,
                                    const unsigned char *npub, const unsigned char *k) {
-  CRYPTO_ALIGN(16) crypto_aead_aes256gcm_state st;
-  nat_aes256gcm_beforenm(&st, k);
-  const int ret = nat_aes256gcm_encrypt_detached_afternm(c, mac, maclen_p, m, mlen, ad, adlen,
-                                                         nsec, npub, &st);
-  sodium_memzero(&st, sizeof st);
-  return ret;
+  if (!use_soft) {
+    return crypto_aead_aes256gcm_encrypt_detached(c, mac, maclen_p, m, mlen, ad, adlen, nsec, npub,
+                                                  k);
+  }
+  return nat_aes256gcm_soft_encrypt_detached(c, mac, maclen_p, m, mlen, ad, adlen, nsec, npub, k);
+}
+
+int nat_aes256gcm_decrypt_detached(unsigned char *m, unsigned char *nsec, const unsigned char *c,
+                                   unsigned long long clen, const unsigned char *mac,
+                                   const unsigned char *ad, unsigned long long adlen,
+                                   const unsigned char *npub, const unsigned char *k) {
+  if (!use_soft) {
+    return crypto_aead_aes256gcm_decrypt_detached(m, nsec, c, clen, mac, ad, adlen, npub, k);
+  }
+  return nat_aes256gcm_soft_decrypt_detached(m, nsec, c, clen, mac, ad, adlen, npub, k);
 }
 
 int nat_aes256gcm_encrypt(unsigned char *c, unsigned long long *clen_p, const unsigned char *m,
@@ -114,25 +123,15 @@ int nat_aes256gcm_encrypt(unsigned char *c, unsigned long long *clen_p, const un
   return ret;
 }
 
-int nat_aes256gcm_decrypt_detached(unsigned char *m, unsigned char *nsec, const unsigned char *c,
-                                   unsigned long long clen, const unsigned char *mac,
-                                   const unsigned char *ad, unsigned long long adlen,
-                                   const unsigned char *npub, const unsigned char *k) {
-  CRYPTO_ALIGN(16) crypto_aead_aes256gcm_state st;
-  nat_aes256gcm_beforenm(&st, k);
-  const int ret = nat_aes256gcm_decrypt_detached_afternm(m, nsec, c, clen, mac, ad, adlen, npub,
-                                                         &st);
-  sodium_memzero(&st, sizeof st);
-  return ret;
-}
-
 int nat_aes256gcm_decrypt(unsigned char *m, unsigned long long *mlen_p, unsigned char *nsec,
                           const unsigned char *c, unsigned long long clen,
                           const unsigned char *ad, unsigned long long adlen,
                           const unsigned char *npub, const unsigned char *k) {
-  CRYPTO_ALIGN(16) crypto_aead_aes256gcm_state st;
-  nat_aes256gcm_beforenm(&st, k);
-  const int ret = nat_aes256gcm_decrypt_afternm(m, mlen_p, nsec, c, clen, ad, adlen, npub, &st);
-  sodium_memzero(&st, sizeof st);
+  int ret = -1;
+  if (clen >= ABYTES) {
+    ret = nat_aes256gcm_decrypt_detached(m, nsec, c, clen - ABYTES, c + clen - ABYTES, ad, adlen,
+                                         npub, k);
+  }
+  if (mlen_p != NULL) *mlen_p = ret == 0 ? clen - ABYTES : 0;
   return ret;
 }

@@ -179,6 +179,13 @@ static void test_against_libsodium(void) {
             memcmp(c2, m, mlen) == 0, "decrypt in place %zu", mlen);
     CHECK(nat_aes256gcm_soft_decrypt_detached_afternm(NULL, NULL, c1, mlen, c1 + mlen, ad, adlen,
                                                       npub, &s2) == 0, "verify only %zu", mlen);
+    /* the one-shot functions (key schedule and H in the first batch) */
+    memset(c2, 0, mlen + 16);
+    CHECK(nat_aes256gcm_soft_encrypt_detached(c2, c2 + mlen, &l2, m, mlen, ad, adlen, NULL, npub,
+                                              k) == 0 && l2 == 16 &&
+            memcmp(c1, c2, mlen + 16) == 0, "soft one-shot %zu", mlen);
+    CHECK(nat_aes256gcm_soft_decrypt_detached(c2, NULL, c2, mlen, c2 + mlen, ad, adlen, npub, k) ==
+            0 && memcmp(c2, m, mlen) == 0, "soft one-shot open in place %zu", mlen);
     /* a forgery: one bit anywhere in c, the tag or ad */
     const size_t flip = randombytes_uniform((uint32_t) (mlen + 16 + adlen));
     if (flip < mlen + 16) c1[flip] ^= (unsigned char) (1 << randombytes_uniform(8));
@@ -192,6 +199,9 @@ static void test_against_libsodium(void) {
     const int r3 = nat_aes256gcm_soft_decrypt_detached_afternm(d2, NULL, c1, mlen, c1 + mlen, ad,
                                                                adlen, npub, &s2);
     CHECK(r3 == -1 && memcmp(d1, d2, mlen) == 0, "soft forgery, %zu bytes", mlen);
+    memset(d2, 0x22, mlen);
+    CHECK(nat_aes256gcm_soft_decrypt_detached(d2, NULL, c1, mlen, c1 + mlen, ad, adlen, npub, k) ==
+            -1 && memcmp(d1, d2, mlen) == 0, "soft one-shot forgery, %zu bytes", mlen);
   }
   /* short ciphertexts */
   CHECK(nat_aes256gcm_decrypt(d2, &l2, NULL, c1, 15, NULL, 0, npub, k) == -1 && l2 == 0, "short");
@@ -202,7 +212,8 @@ static void test_against_libsodium(void) {
  * defined. */
 static void test_constant_time(void) {
   CRYPTO_ALIGN(16) crypto_aead_aes256gcm_state st;
-  unsigned char k[32], npub[12], m[200], ad[40], c[200], mac[16], tag[16], first[64];
+  unsigned char k[32], npub[12], m[200], ad[40], c[200], mac[16], tag[16];
+  first_batch first;
   round_keys sk;
   randombytes_buf(k, sizeof k);
   randombytes_buf(npub, sizeof npub);
@@ -215,14 +226,17 @@ static void test_constant_time(void) {
                                               &st);
   const soft_state *s = (const soft_state *) (const void *) &st;
   widen_keys(sk, s);
-  ctr4(first, sk, npub, 1);
-  gcm_ctr(m, c, sizeof c, first, sk, npub);
-  gcm_tag(tag, s, ad, sizeof ad, c, sizeof c, first);
+  first_afternm(&first, sk, npub);
+  gcm_ctr(m, c, sizeof c, &first, sk, npub);
+  gcm_tag(tag, s, ad, sizeof ad, c, sizeof c, first.ks);
+  SECRET(k, sizeof k);
+  SECRET(m, sizeof m);
+  nat_aes256gcm_soft_encrypt_detached(c, mac, NULL, m, sizeof m, ad, sizeof ad, NULL, npub, k);
   PUBLIC(c, sizeof c);
   PUBLIC(mac, sizeof mac);
   PUBLIC(k, sizeof k);
   PUBLIC(m, sizeof m);
-  PUBLIC(first, sizeof first);
+  PUBLIC(&first, sizeof first);
   PUBLIC(tag, sizeof tag);
   PUBLIC(&st, sizeof st);
   PUBLIC(sk, sizeof sk);
