@@ -12,7 +12,7 @@
 
 #include <sodium.h>
 
-/* "aesni" (libsodium's hardware code) or "soft". */
+/* "libsodium" (its AES-NI or ARMv8 crypto code) or "soft" (ours). */
 const char *nat_aes256gcm_impl(void);
 
 int nat_aes256gcm_is_available(void);

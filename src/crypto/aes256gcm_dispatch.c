@@ -26,7 +26,7 @@ __attribute__((constructor)) static void nat_aes256gcm_dispatch(void) {
 #endif
 
 const char *nat_aes256gcm_impl(void) {
-  return use_soft ? "soft" : "aesni";
+  return use_soft ? "soft" : "libsodium";
 }
 
 int nat_aes256gcm_is_available(void) {
