@@ -101,6 +101,14 @@ for (const { name: backend, sodium } of backends) {
         assert.strictEqual(toHex(buf), expected, `in place, len ${len}`)
         sodium[`${p}_decrypt`](buf.subarray(0, len), null, buf, ad, n, k)
         assert.strictEqual(toHex(buf.subarray(0, len)), toHex(m), `in place open, len ${len}`)
+        // ad inside the output: it is hashed before anything is written (as libsodium does)
+        if (ad.length) {
+          const at = crypto.randomInt(0, len + 16)
+          const out = new Uint8Array(len + 16 + ad.length)
+          out.set(ad, at)
+          sodium[`${p}_encrypt`](out.subarray(0, len + 16), m, out.subarray(at, at + ad.length), null, n, k)
+          assert.strictEqual(toHex(out.subarray(0, len + 16)), expected, `ad at ${at} inside c, len ${len}`)
+        }
         // every argument at an odd address
         for (const off of [1, 3, 7]) {
           const c = misaligned(new Uint8Array(len + 16), off)

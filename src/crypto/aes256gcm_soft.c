@@ -375,22 +375,24 @@ static void ghash_padded(ghash *g, const unsigned char *in, size_t len) {
   }
 }
 
-/* The tag: GHASH(ad, c, lengths) ^ E(K, npub || 1), ekj0 the latter. */
-static void gcm_tag(unsigned char tag[16], const soft_state *st, const unsigned char *ad,
-                    size_t ad_len, const unsigned char *c, size_t c_len,
-                    const unsigned char ekj0[16]) {
-  ghash g;
+/* The tag, GHASH(ad, c, lengths) ^ E(K, npub || 1), in two steps: ad first, before anything is
+ * written (ad may lie inside c, and libsodium hashes it first too), then c and the lengths. */
+static void gcm_tag_ad(ghash *g, const soft_state *st, const unsigned char *ad, size_t ad_len) {
+  ghash_init(g, st);
+  ghash_padded(g, ad, ad_len);
+}
+
+static void gcm_tag_final(unsigned char tag[16], ghash *g, size_t ad_len, const unsigned char *c,
+                          size_t c_len, const unsigned char ekj0[16]) {
   unsigned char lens[16];
-  ghash_init(&g, st);
-  ghash_padded(&g, ad, ad_len);
-  ghash_padded(&g, c, c_len);
+  ghash_padded(g, c, c_len);
   store64_be(lens, (uint64_t) ad_len * 8);
   store64_be(lens + 8, (uint64_t) c_len * 8);
-  ghash_blocks(&g, lens, 1);
-  store64_be(tag, g.y1);
-  store64_be(tag + 8, g.y0);
+  ghash_blocks(g, lens, 1);
+  store64_be(tag, g->y1);
+  store64_be(tag + 8, g->y0);
   for (int i = 0; i < 16; i++) tag[i] ^= ekj0[i];
-  sodium_memzero(&g, sizeof g);
+  sodium_memzero(g, sizeof *g);
 }
 
 /* libsodium's limit (required_blocks() in its AES-NI code): fewer than 2^32 - 2 message blocks. */
@@ -459,8 +461,10 @@ __attribute__((noinline)) static int refuse_encrypt(unsigned char *c, unsigned c
 static void seal(unsigned char *c, unsigned char *mac, const unsigned char *m, size_t mlen,
                  const unsigned char *ad, size_t adlen, const unsigned char *npub,
                  const soft_state *st, const round_keys sk, const first_batch *f) {
+  ghash g;
+  gcm_tag_ad(&g, st, ad, adlen);
   gcm_ctr(c, m, mlen, f, sk, npub);
-  gcm_tag(mac, st, ad, adlen, c, mlen, f->ks + f->used - 16);
+  gcm_tag_final(mac, &g, adlen, c, mlen, f->ks + f->used - 16);
 }
 
 /* The tag first: no plaintext is made from a forgery. A bad tag fills m with 0xd0, as libsodium
@@ -469,7 +473,9 @@ static int open(unsigned char *m, const unsigned char *c, size_t clen, const uns
                 const unsigned char *ad, size_t adlen, const unsigned char *npub,
                 const soft_state *st, const round_keys sk, const first_batch *f) {
   unsigned char computed[16];
-  gcm_tag(computed, st, ad, adlen, c, clen, f->ks + f->used - 16);
+  ghash g;
+  gcm_tag_ad(&g, st, ad, adlen);
+  gcm_tag_final(computed, &g, adlen, c, clen, f->ks + f->used - 16);
   const int ret = crypto_verify_16(mac, computed);
   sodium_memzero(computed, sizeof computed);
   if (ret != 0) {

@@ -186,6 +186,23 @@ static void test_against_libsodium(void) {
             memcmp(c1, c2, mlen + 16) == 0, "soft one-shot %zu", mlen);
     CHECK(nat_aes256gcm_soft_decrypt_detached(c2, NULL, c2, mlen, c2 + mlen, ad, adlen, npub, k) ==
             0 && memcmp(c2, m, mlen) == 0, "soft one-shot open in place %zu", mlen);
+    /* ad inside the output (both hash ad before writing c) */
+    if (mlen >= 8 && adlen > 0) {
+      static unsigned char b1[70000 + 16 + 300], b2[70000 + 16 + 300];
+      const size_t at = randombytes_uniform((uint32_t) (mlen + 16));
+      memset(b1, 0, mlen + 16 + adlen);
+      memcpy(b1 + at, ad, adlen);
+      memcpy(b2, b1, mlen + 16 + adlen);
+      crypto_aead_aes256gcm_encrypt(b1, &l1, m, mlen, b1 + at, adlen, NULL, npub, k);
+      nat_aes256gcm_soft_encrypt_detached(b2, b2 + mlen, NULL, m, mlen, b2 + at, adlen, NULL,
+                                          npub, k);
+      CHECK(memcmp(b1, b2, mlen + 16 + adlen) == 0, "ad at %zu inside c, %zu bytes", at, mlen);
+      memcpy(b2, b1, mlen + 16 + adlen);
+      memcpy(b2 + at, ad, adlen);
+      CHECK(nat_aes256gcm_soft_encrypt_detached_afternm(b2, b2 + mlen, NULL, m, mlen, b2 + at,
+                                                        adlen, NULL, npub, &s2) == 0 &&
+              memcmp(b1, b2, mlen + 16) == 0, "afternm, ad at %zu inside c", at);
+    }
     /* a forgery: one bit anywhere in c, the tag or ad */
     const size_t flip = randombytes_uniform((uint32_t) (mlen + 16 + adlen));
     if (flip < mlen + 16) c1[flip] ^= (unsigned char) (1 << randombytes_uniform(8));
@@ -228,7 +245,9 @@ static void test_constant_time(void) {
   widen_keys(sk, s);
   first_afternm(&first, sk, npub);
   gcm_ctr(m, c, sizeof c, &first, sk, npub);
-  gcm_tag(tag, s, ad, sizeof ad, c, sizeof c, first.ks);
+  ghash g;
+  gcm_tag_ad(&g, s, ad, sizeof ad);
+  gcm_tag_final(tag, &g, sizeof ad, c, sizeof c, first.ks);
   SECRET(k, sizeof k);
   SECRET(m, sizeof m);
   nat_aes256gcm_soft_encrypt_detached(c, mac, NULL, m, sizeof m, ad, sizeof ad, NULL, npub, k);
