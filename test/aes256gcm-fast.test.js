@@ -109,6 +109,18 @@ for (const { name: backend, sodium } of backends) {
           sodium[`${p}_encrypt`](out.subarray(0, len + 16), m, out.subarray(at, at + ad.length), null, n, k)
           assert.strictEqual(toHex(out.subarray(0, len + 16)), expected, `ad at ${at} inside c, len ${len}`)
         }
+        // the nonce inside the output, sealing and opening (it is read once, before any write)
+        {
+          const at = crypto.randomInt(0, len + 4)
+          const out = new Uint8Array(len + 16 + 12)
+          out.set(n, at)
+          sodium[`${p}_encrypt`](out.subarray(0, len + 16), m, ad, null, out.subarray(at, at + 12), k)
+          assert.strictEqual(toHex(out.subarray(0, len + 16)), expected, `npub at ${at} inside c, len ${len}`)
+          const back = new Uint8Array(len + 12)
+          back.set(n, at % (len + 1))
+          sodium[`${p}_decrypt`](back.subarray(0, len), null, hex(expected), ad, back.subarray(at % (len + 1), at % (len + 1) + 12), k)
+          assert.strictEqual(toHex(back.subarray(0, len)), toHex(m), `npub inside m, len ${len}`)
+        }
         // every argument at an odd address
         for (const off of [1, 3, 7]) {
           const c = misaligned(new Uint8Array(len + 16), off)

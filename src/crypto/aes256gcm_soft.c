@@ -509,16 +509,19 @@ int nat_aes256gcm_soft_encrypt_detached_afternm(unsigned char *c, unsigned char 
   const soft_state *st = (const soft_state *) (const void *) st_;
   round_keys sk;
   first_batch f;
+  unsigned char n[NPUBBYTES];
 
   (void) nsec;
   if (maclen_p != NULL) *maclen_p = 0;
   if (adlen > SODIUM_SIZE_MAX || mlen > SODIUM_SIZE_MAX) sodium_misuse();
   if (too_long(mlen)) return refuse_encrypt(c, mac, (size_t) mlen);
   widen_keys(sk, st);
-  first_afternm(&f, sk, npub);
-  seal(c, mac, m, (size_t) mlen, ad, (size_t) adlen, npub, st, sk, &f);
+  memcpy(n, npub, sizeof n); /* npub may lie inside the output */
+  first_afternm(&f, sk, n);
+  seal(c, mac, m, (size_t) mlen, ad, (size_t) adlen, n, st, sk, &f);
   sodium_memzero(sk, sizeof sk);
   sodium_memzero(&f, sizeof f);
+  sodium_memzero(n, sizeof n);
   if (maclen_p != NULL) *maclen_p = ABYTES;
   return 0;
 }
@@ -532,15 +535,18 @@ int nat_aes256gcm_soft_decrypt_detached_afternm(unsigned char *m, unsigned char 
   const soft_state *st = (const soft_state *) (const void *) st_;
   round_keys sk;
   first_batch f;
+  unsigned char n[NPUBBYTES];
 
   (void) nsec;
   if (adlen > SODIUM_SIZE_MAX || clen > SODIUM_SIZE_MAX) sodium_misuse();
   if (too_long(clen)) return -1;
   widen_keys(sk, st);
-  first_afternm(&f, sk, npub);
-  const int ret = open(m, c, (size_t) clen, mac, ad, (size_t) adlen, npub, st, sk, &f);
+  memcpy(n, npub, sizeof n); /* npub may lie inside the output */
+  first_afternm(&f, sk, n);
+  const int ret = open(m, c, (size_t) clen, mac, ad, (size_t) adlen, n, st, sk, &f);
   sodium_memzero(sk, sizeof sk);
   sodium_memzero(&f, sizeof f);
+  sodium_memzero(n, sizeof n);
   return ret;
 }
 
@@ -554,16 +560,19 @@ int nat_aes256gcm_soft_encrypt_detached(unsigned char *c, unsigned char *mac,
   soft_state st;
   round_keys sk;
   first_batch f;
+  unsigned char n[NPUBBYTES];
 
   (void) nsec;
   if (maclen_p != NULL) *maclen_p = 0;
   if (adlen > SODIUM_SIZE_MAX || mlen > SODIUM_SIZE_MAX) sodium_misuse();
   if (too_long(mlen)) return refuse_encrypt(c, mac, (size_t) mlen);
-  first_one_shot(&f, &st, sk, k, npub);
-  seal(c, mac, m, (size_t) mlen, ad, (size_t) adlen, npub, &st, sk, &f);
+  memcpy(n, npub, sizeof n); /* npub may lie inside the output */
+  first_one_shot(&f, &st, sk, k, n);
+  seal(c, mac, m, (size_t) mlen, ad, (size_t) adlen, n, &st, sk, &f);
   sodium_memzero(&st, sizeof st);
   sodium_memzero(sk, sizeof sk);
   sodium_memzero(&f, sizeof f);
+  sodium_memzero(n, sizeof n);
   if (maclen_p != NULL) *maclen_p = ABYTES;
   return 0;
 }
@@ -576,14 +585,17 @@ int nat_aes256gcm_soft_decrypt_detached(unsigned char *m, unsigned char *nsec,
   soft_state st;
   round_keys sk;
   first_batch f;
+  unsigned char n[NPUBBYTES];
 
   (void) nsec;
   if (adlen > SODIUM_SIZE_MAX || clen > SODIUM_SIZE_MAX) sodium_misuse();
   if (too_long(clen)) return -1;
-  first_one_shot(&f, &st, sk, k, npub);
-  const int ret = open(m, c, (size_t) clen, mac, ad, (size_t) adlen, npub, &st, sk, &f);
+  memcpy(n, npub, sizeof n); /* npub may lie inside the output */
+  first_one_shot(&f, &st, sk, k, n);
+  const int ret = open(m, c, (size_t) clen, mac, ad, (size_t) adlen, n, &st, sk, &f);
   sodium_memzero(&st, sizeof st);
   sodium_memzero(sk, sizeof sk);
   sodium_memzero(&f, sizeof f);
+  sodium_memzero(n, sizeof n);
   return ret;
 }
