@@ -53,7 +53,9 @@
         "src/crypto/scrypt_portable.c",
         "src/crypto/scrypt_sse2.c",
         "src/crypto/scrypt_avx512vl.c",
-        "src/crypto/scrypt_simd128.c"
+        "src/crypto/scrypt_simd128.c",
+        "src/crypto/aes256gcm_dispatch.c",
+        "src/crypto/aes256gcm_soft.c"
       ],
       "include_dirs": ["<(libsodium_dir)/include", "src", "src/crypto"],
       "defines": ["SODIUM_STATIC"],

@@ -4,6 +4,7 @@
  * five functions of each; the checks and messages read exactly as written here. */
 #include "nat.h"
 #include "chacha20poly1305.h"
+#include "aes256gcm.h"
 
 /* Combined mode: encrypt returns the ciphertext length; decrypt returns the message length and
  * throws when the tag does not verify. Detached mode: encrypt returns the tag length; decrypt
@@ -100,7 +101,7 @@ NAT_AEAD(crypto_aead_chacha20poly1305, nat_aead_chacha20poly1305,
          crypto_aead_chacha20poly1305_encrypt, crypto_aead_chacha20poly1305_decrypt,
          crypto_aead_chacha20poly1305_encrypt_detached, crypto_aead_chacha20poly1305_decrypt_detached,
          crypto_aead_chacha20poly1305_keygen)
-NAT_AEAD(crypto_aead_aes256gcm, crypto_aead_aes256gcm,
+NAT_AEAD(crypto_aead_aes256gcm, nat_aes256gcm,
          crypto_aead_aes256gcm_encrypt, crypto_aead_aes256gcm_decrypt,
          crypto_aead_aes256gcm_encrypt_detached, crypto_aead_aes256gcm_decrypt_detached,
          crypto_aead_aes256gcm_keygen)
@@ -113,11 +114,11 @@ NAT_AEAD(crypto_aead_aegis256, crypto_aead_aegis256,
          crypto_aead_aegis256_encrypt_detached, crypto_aead_aegis256_decrypt_detached,
          crypto_aead_aegis256_keygen)
 
-/* AES-256-GCM needs AES-NI + PCLMUL (x86-64) or the ARMv8 crypto extensions; without them
- * libsodium's aes256gcm functions fail and the caller should use another AEAD. */
+/* AES-256-GCM runs everywhere: libsodium's AES-NI / ARMv8 crypto code where the CPU has it, our
+ * constant-time portable code elsewhere and on wasm32 (src/crypto/aes256gcm.h). */
 static napi_value nat_crypto_aead_aes256gcm_is_available(napi_env env, napi_callback_info info) {
   (void) info;
-  return nat_bool(env, crypto_aead_aes256gcm_is_available() == 1);
+  return nat_bool(env, nat_aes256gcm_is_available() == 1);
 }
 
 /* Precomputed-key AES-256-GCM: the expanded key lives in a caller-held state buffer. */
@@ -126,7 +127,7 @@ static napi_value nat_crypto_aead_aes256gcm_beforenm(napi_env env, napi_callback
   STATE(ctx, 0, crypto_aead_aes256gcm_state);
   BUF(k, 1);
   LEN_EQ(k, crypto_aead_aes256gcm_KEYBYTES);
-  int rc = crypto_aead_aes256gcm_beforenm(&ctx, k);
+  int rc = nat_aes256gcm_beforenm(&ctx, k);
   STATE_SAVE_IF_OK(ctx, rc);
   RETURN_OK(rc);
 }
@@ -140,7 +141,7 @@ static napi_value nat_crypto_aead_aes256gcm_encrypt_afternm(napi_env env, napi_c
   LEN_EQ(npub, crypto_aead_aes256gcm_NPUBBYTES);
   NO_OVERLAP(c, m);
   unsigned long long clen;
-  int rc = crypto_aead_aes256gcm_encrypt_afternm(c, &clen, m, m_len, ad, ad_len, NULL, npub, &ctx);
+  int rc = nat_aes256gcm_encrypt_afternm(c, &clen, m, m_len, ad, ad_len, NULL, npub, &ctx);
   sodium_memzero(&ctx, sizeof ctx);
   FAIL_IF(rc != 0, "could not encrypt data");
   return nat_number(env, (double) clen);
@@ -156,7 +157,7 @@ static napi_value nat_crypto_aead_aes256gcm_decrypt_afternm(napi_env env, napi_c
   LEN_EQ(npub, crypto_aead_aes256gcm_NPUBBYTES);
   NO_OVERLAP(m, c);
   unsigned long long mlen;
-  int rc = crypto_aead_aes256gcm_decrypt_afternm(m, &mlen, NULL, c, c_len, ad, ad_len, npub, &ctx);
+  int rc = nat_aes256gcm_decrypt_afternm(m, &mlen, NULL, c, c_len, ad, ad_len, npub, &ctx);
   sodium_memzero(&ctx, sizeof ctx);
   NAT_OPEN_OR_WIPE(rc, m, m_len);
   return nat_number(env, (double) mlen);
@@ -176,7 +177,7 @@ static napi_value nat_crypto_aead_aes256gcm_encrypt_detached_afternm(napi_env en
   NO_ALIAS(mac, m);
   NO_ALIAS(mac, c);
   unsigned long long maclen;
-  int rc = crypto_aead_aes256gcm_encrypt_detached_afternm(c, mac, &maclen, m, m_len, ad, ad_len,
+  int rc = nat_aes256gcm_encrypt_detached_afternm(c, mac, &maclen, m, m_len, ad, ad_len,
                                                           NULL, npub, &ctx);
   sodium_memzero(&ctx, sizeof ctx);
   FAIL_IF(rc != 0, "could not encrypt data");
@@ -194,7 +195,7 @@ static napi_value nat_crypto_aead_aes256gcm_decrypt_detached_afternm(napi_env en
   LEN_EQ(npub, crypto_aead_aes256gcm_NPUBBYTES);
   NO_OVERLAP(m, c);
   NO_ALIAS(m, mac);
-  int rc = crypto_aead_aes256gcm_decrypt_detached_afternm(m, NULL, c, c_len, mac, ad, ad_len, npub,
+  int rc = nat_aes256gcm_decrypt_detached_afternm(m, NULL, c, c_len, mac, ad, ad_len, npub,
                                                           &ctx);
   sodium_memzero(&ctx, sizeof ctx);
   NAT_OPEN_OR_WIPE(rc, m, m_len);

@@ -243,12 +243,12 @@ describe('native build on Windows', function () {
     if (process.platform !== 'win32') this.skip()
   })
 
-  it('AES-256-GCM is available where the CPU has AES-NI, PCLMUL and AVX (libsodium read XCR0)', function () {
-    const flags = cpuFlags()
-    if (flags.size === 0) this.skip() // no NATRIUM_TEST_CPU_FLAGS: this CPU's features are unknown here
+  // AES-256-GCM is there on every CPU (natrium's portable code where libsodium has none); whether
+  // libsodium's own AES-NI code is switched on (it needs XCR0 read) is the mingw test's
+  // aes256gcm_is_available line above.
+  it('AES-256-GCM is available', function () {
     const native = require('../lib/loader').load('native').binding
-    const expected = flags.has('aes') && flags.has('pclmulqdq') && flags.has('avx')
-    assert.strictEqual(native.crypto_aead_aes256gcm_is_available(), expected)
+    assert.strictEqual(native.crypto_aead_aes256gcm_is_available(), true)
   })
 })
 

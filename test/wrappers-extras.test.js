@@ -239,9 +239,8 @@ for (const { name: backend, make: makeApi } of targets) {
     })
 
     describe('AES-256-GCM', () => {
-      const available = () => nat.crypto_aead_aes256gcm_is_available()
       it('agrees with node:crypto, combined, detached and with a precomputed key', function () {
-        if (!available()) this.skip()
+        assert.strictEqual(nat.crypto_aead_aes256gcm_is_available(), true)
         for (const len of [0, 1, 16, 100, 1000]) {
           const [key, nonce, m, ad] = [random(32), random(12), random(len), random(len % 7)]
           const cipher = crypto.createCipheriv('aes-256-gcm', key, nonce)
@@ -263,7 +262,6 @@ for (const { name: backend, make: makeApi } of targets) {
       })
 
       it('refuses a forgery with libsodium-wrappers\' message', function () {
-        if (!available()) this.skip()
         const [key, nonce] = [random(32), random(12)]
         const c = nat.crypto_aead_aes256gcm_encrypt('m', null, null, nonce, key)
         c[0] ^= 1

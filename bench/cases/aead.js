@@ -60,7 +60,7 @@ function encryptCase (b, aead, size, k, n) {
     ref: aead.refName,
     expect: () => aead.reference(k, n, m),
     contenders: [
-      ...gated(b, aead, b.raw(fn, { outs: [size + 16], call: (f, c) => f(c, m, null, null, n, k), sodiumNative: aead.node !== 'aes-256-gcm' })),
+      ...b.raw(fn, { outs: [size + 16], call: (f, c) => f(c, m, null, null, n, k), sodiumNative: aead.node !== 'aes-256-gcm' }),
       ...nodeAead(b, aead, k, (c, key) => () => {
         const e = c.createCipheriv(aead.node, key, n, { authTagLength: 16 })
         return [e.update(m), e.final(), e.getAuthTag()]
@@ -83,7 +83,7 @@ function decryptCase (b, aead, size, k, n) {
     ref: 'the plaintext',
     expect: () => m,
     contenders: [
-      ...gated(b, aead, b.raw(fn, { outs: [size], call: (f, out) => f(out, null, sealed, null, n, k), sodiumNative: aead.node !== 'aes-256-gcm' })),
+      ...b.raw(fn, { outs: [size], call: (f, out) => f(out, null, sealed, null, n, k), sodiumNative: aead.node !== 'aes-256-gcm' }),
       ...nodeAead(b, aead, k, (cr, key) => {
         const body = sealed.subarray(0, size)
         const tag = sealed.subarray(size)
@@ -97,19 +97,6 @@ function decryptCase (b, aead, size, k, n) {
       ...b.noble('@noble/ciphers', (nc) => () => nc[aead.noble](k, n).decrypt(sealed))
     ]
   }
-}
-
-// AES-256-GCM in libsodium needs AES-NI (x86) or the ARM crypto extensions.
-function gated (b, aead, list) {
-  if (aead.sodium !== 'crypto_aead_aes256gcm') return list
-  return list.map((c) => {
-    if (!c.setup || !c.lib.startsWith('natrium')) return c
-    const binding = b.libs[c.lib]
-    if (typeof binding.crypto_aead_aes256gcm_is_available === 'function' && !binding.crypto_aead_aes256gcm_is_available()) {
-      return { ...c, setup: undefined, skip: `${c.name}: no AES-NI on this CPU (crypto_aead_aes256gcm_is_available() is false)` }
-    }
-    return c
-  })
 }
 
 function nodeAead (b, aead, k, make) {
