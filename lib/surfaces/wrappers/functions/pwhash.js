@@ -2,34 +2,8 @@
 'use strict'
 // The main API's pwhash functions (lib/surfaces/wrappers.js puts them on the API object): one
 // per definition of lib/surfaces/wrappers/spec.js, over the raw function its comment names.
-const { formatCode, numberOf, lengthError, lengthOf, isRefusal, inputTypeError, StateAddress, UINT8ARRAY } = require('../io')
-const { isUint8Array, U8 } = require('../../../intrinsics')
-
-const U32_MAX = 0xffffffff
-const EMPTY = new U8(0)
-const stateOf = StateAddress.bytes
-
-// libsodium-wrappers' unused secret nonce: null, undefined or bytes, never looked at
-function _ignored (x, name) {
-  if (x !== null && x !== undefined && !isUint8Array(x) && typeof x !== 'string') throw inputTypeError(name, x)
-}
-
-// An output as long as an input plus (or minus) a constant
-function _outLength (v, plus, name) {
-  const n = lengthOf(v) + plus
-  if (n < 0) throw lengthError(name, `at least ${-plus}`, lengthOf(v))
-  return n
-}
-
-// A failed raw call: libsodium's refusal gets libsodium-wrappers' message; argument errors pass through
-function _refusal (err, fail) {
-  if (!isRefusal(err)) throw err
-  throw new Error(fail, { cause: err })
-}
-function _refusedOr (err, value) {
-  if (!isRefusal(err)) throw err
-  return value
-}
+const { formatCode, numberOf, lengthError, lengthOf, StateAddress, UINT8ARRAY } = require('../io')
+const { U32_MAX, EMPTY, stateOf, _ignored, _outLength, _refusal, _refusedOr } = require('../helpers')
 
 module.exports = function pwhashFunctions (binding, io, defs) {
   const format = (t, code) => code === UINT8ARRAY ? io.take(t) : io.takeAs(t, code)
