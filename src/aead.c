@@ -121,13 +121,48 @@ static napi_value nat_crypto_aead_aes256gcm_is_available(napi_env env, napi_call
   return nat_bool(env, nat_aes256gcm_is_available() == 1);
 }
 
-/* Precomputed-key AES-256-GCM: the expanded key lives in a caller-held state buffer. */
+/* Precomputed-key AES-256-GCM: the expanded key lives in a caller-held state buffer, in the
+ * layout of the code that made it (libsodium's AES-NI or ARMv8 code, or our portable one; see
+ * src/crypto/aes256gcm.h). beforenm stamps the last 4 bytes, which none of them uses (libsodium's
+ * largest, AES-NI's, takes 464 of the 512), with the implementation and the target, and every
+ * afternm refuses a state without this build's stamp (one made by another backend or CPU family,
+ * by another library, or never made by beforenm) instead of answering with wrong bytes. */
+#define NAT_AES256GCM_STAMP_AT (sizeof(crypto_aead_aes256gcm_state) - 4)
+_Static_assert(sizeof(crypto_aead_aes256gcm_state) >= 464 + 4, "room for the stamp");
+
+static void nat_aes256gcm_stamp_of_this_build(unsigned char stamp[4]) {
+#if defined(__wasm__)
+  const unsigned char target = 'w';
+#elif defined(__x86_64__) || defined(_M_X64)
+  const unsigned char target = 'x';
+#elif defined(__aarch64__) || defined(_M_ARM64)
+  const unsigned char target = 'a';
+#else
+  const unsigned char target = 'o';
+#endif
+  stamp[0] = 'n';
+  stamp[1] = 'G';
+  stamp[2] = (unsigned char) nat_aes256gcm_impl()[0];
+  stamp[3] = target;
+}
+
+static void nat_aes256gcm_stamp(crypto_aead_aes256gcm_state *st) {
+  nat_aes256gcm_stamp_of_this_build((unsigned char *) st + NAT_AES256GCM_STAMP_AT);
+}
+
+static bool nat_aes256gcm_state_ok(const crypto_aead_aes256gcm_state *st) {
+  unsigned char stamp[4];
+  nat_aes256gcm_stamp_of_this_build(stamp);
+  return memcmp((const unsigned char *) st + NAT_AES256GCM_STAMP_AT, stamp, sizeof stamp) == 0;
+}
+
 static napi_value nat_crypto_aead_aes256gcm_beforenm(napi_env env, napi_callback_info info) {
   ARGS(2);
   STATE(ctx, 0, crypto_aead_aes256gcm_state);
   BUF(k, 1);
   LEN_EQ(k, crypto_aead_aes256gcm_KEYBYTES);
   int rc = nat_aes256gcm_beforenm(&ctx, k);
+  if (rc == 0) nat_aes256gcm_stamp(&ctx);
   STATE_SAVE_IF_OK(ctx, rc);
   RETURN_OK(rc);
 }
@@ -140,6 +175,10 @@ static napi_value nat_crypto_aead_aes256gcm_encrypt_afternm(napi_env env, napi_c
   LEN_EQ(c, m_len + crypto_aead_aes256gcm_ABYTES);
   LEN_EQ(npub, crypto_aead_aes256gcm_NPUBBYTES);
   NO_OVERLAP(c, m);
+  if (!nat_aes256gcm_state_ok(&ctx)) {
+    sodium_memzero(&ctx, sizeof ctx);
+    REFUSE("invalid state");
+  }
   unsigned long long clen;
   int rc = nat_aes256gcm_encrypt_afternm(c, &clen, m, m_len, ad, ad_len, NULL, npub, &ctx);
   sodium_memzero(&ctx, sizeof ctx);
@@ -156,6 +195,10 @@ static napi_value nat_crypto_aead_aes256gcm_decrypt_afternm(napi_env env, napi_c
   LEN_EQ(m, c_len - crypto_aead_aes256gcm_ABYTES);
   LEN_EQ(npub, crypto_aead_aes256gcm_NPUBBYTES);
   NO_OVERLAP(m, c);
+  if (!nat_aes256gcm_state_ok(&ctx)) {
+    sodium_memzero(&ctx, sizeof ctx);
+    REFUSE("invalid state");
+  }
   unsigned long long mlen;
   int rc = nat_aes256gcm_decrypt_afternm(m, &mlen, NULL, c, c_len, ad, ad_len, npub, &ctx);
   sodium_memzero(&ctx, sizeof ctx);
@@ -176,6 +219,10 @@ static napi_value nat_crypto_aead_aes256gcm_encrypt_detached_afternm(napi_env en
   NO_OVERLAP(c, m);
   NO_ALIAS(mac, m);
   NO_ALIAS(mac, c);
+  if (!nat_aes256gcm_state_ok(&ctx)) {
+    sodium_memzero(&ctx, sizeof ctx);
+    REFUSE("invalid state");
+  }
   unsigned long long maclen;
   int rc = nat_aes256gcm_encrypt_detached_afternm(c, mac, &maclen, m, m_len, ad, ad_len,
                                                           NULL, npub, &ctx);
@@ -195,6 +242,10 @@ static napi_value nat_crypto_aead_aes256gcm_decrypt_detached_afternm(napi_env en
   LEN_EQ(npub, crypto_aead_aes256gcm_NPUBBYTES);
   NO_OVERLAP(m, c);
   NO_ALIAS(m, mac);
+  if (!nat_aes256gcm_state_ok(&ctx)) {
+    sodium_memzero(&ctx, sizeof ctx);
+    REFUSE("invalid state");
+  }
   int rc = nat_aes256gcm_decrypt_detached_afternm(m, NULL, c, c_len, mac, ad, ad_len, npub,
                                                           &ctx);
   sodium_memzero(&ctx, sizeof ctx);

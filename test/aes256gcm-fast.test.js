@@ -218,6 +218,45 @@ const cpuHasAesni = () => {
   } catch { return false }
 }
 
+// A beforenm state holds the key schedule in the layout of the code that made it, so afternm
+// takes only a state this backend's beforenm stamped: one from the other backend (another
+// implementation or target), one never made, or a made one with its stamp changed is refused
+// with the output zeroed, never answered with other bytes.
+describe('aes256gcm-fast states', function () {
+  const key = random(32)
+  const n = random(12)
+  const m = random(40)
+  for (const { name: backend, sodium } of backends) {
+    it(`${backend}: afternm refuses a state its beforenm did not make, and zeroes the output`, () => {
+      const good = new Uint8Array(sodium[`${p}_STATEBYTES`])
+      sodium[`${p}_beforenm`](good, key)
+      const c = new Uint8Array(m.length + 16)
+      sodium[`${p}_encrypt_afternm`](c, m, null, null, n, good)
+      const k = crypto.createCipheriv('aes-256-gcm', key, n)
+      assert.strictEqual(toHex(c), toHex(Buffer.concat([k.update(m), k.final(), k.getAuthTag()])))
+      const bad = []
+      for (const other of backends) {
+        if (other.name === backend) continue
+        const st = new Uint8Array(other.sodium[`${p}_STATEBYTES`])
+        other.sodium[`${p}_beforenm`](st, key)
+        bad.push([`${other.name}'s`, st])
+      }
+      const restamped = good.slice()
+      restamped[restamped.length - 2] ^= 1
+      bad.push(['zero', new Uint8Array(good.length)], ['restamped', restamped])
+      for (const [what, st] of bad) {
+        const out = new Uint8Array(m.length + 16).fill(0xaa)
+        assert.throws(() => sodium[`${p}_encrypt_afternm`](out, m, null, null, n, st),
+          (e) => e.message === 'invalid state' && e.code === 'ERR_NATRIUM_REFUSED', what)
+        assert.ok(out.every((b) => b === 0), `${what}: output zeroed`)
+        const mm = new Uint8Array(m.length).fill(0xaa)
+        assert.throws(() => sodium[`${p}_decrypt_afternm`](mm, null, c, null, n, st), /invalid state/, what)
+        assert.ok(mm.every((b) => b === 0), `${what}: message zeroed`)
+      }
+    })
+  }
+})
+
 describe('aes256gcm-fast dispatch', function () {
   before(function () {
     if (CHILD || !native) this.skip()
@@ -229,7 +268,7 @@ describe('aes256gcm-fast dispatch', function () {
     const r = spawnNode([mocha, '--reporter', 'dot', '--timeout', '240000', __filename],
       { env: { ...process.env, NATRIUM_AES: 'soft', NATRIUM_AES_CHILD: '1', NATRIUM_TEST_BACKENDS: 'native' }, encoding: 'utf8' })
     assert.strictEqual(r.status, 0, r.stdout + r.stderr)
-    assert.match(r.stdout, /\b7 passing/) // every test of the native describe above
+    assert.match(r.stdout, /\b8 passing/) // every test of the native describes above (7 + the state stamps)
     assert.doesNotMatch(r.stdout, /failing/)
   })
 

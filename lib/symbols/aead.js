@@ -66,7 +66,9 @@ module.exports = {
   },
   crypto_aead_aes256gcm_encrypt_afternm: {
     args: [out('c', plus('m', `${gcm}_ABYTES`), { inPlace: ['m'], apart: ['ctx'] }), buf('m'), opt('ad'), nul('nsec'), npub, ctx],
-    returns: 'number'
+    returns: 'number',
+    fails: 'invalid state',
+    failsWhen: { ctx: 0 }
   },
   crypto_aead_aes256gcm_decrypt_afternm: {
     args: [out('m', minus('c', `${gcm}_ABYTES`), { inPlace: ['c'], apart: ['ctx'] }), nul('nsec'), buf('c', atLeast(`${gcm}_ABYTES`)), opt('ad'), npub, ctx],
@@ -76,7 +78,9 @@ module.exports = {
   },
   crypto_aead_aes256gcm_encrypt_detached_afternm: {
     args: [out('c', same('m'), { inPlace: ['m'], apart: ['ctx'] }), out('mac', fixed(`${gcm}_ABYTES`), { apart: ['c', 'm', 'ctx'] }), buf('m'), opt('ad'), nul('nsec'), npub, ctx],
-    returns: 'number'
+    returns: 'number',
+    fails: 'invalid state',
+    failsWhen: { ctx: 0 }
   },
   crypto_aead_aes256gcm_decrypt_detached_afternm: {
     args: [out('m', same('c'), { inPlace: ['c'], apart: ['mac', 'ctx'] }), nul('nsec'), buf('c'), buf('mac', fixed(`${gcm}_ABYTES`)), opt('ad'), npub, ctx],
