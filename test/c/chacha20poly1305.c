@@ -8,7 +8,8 @@
  *
  * cc-sources: src/crypto/chacha20_dispatch.c src/crypto/chacha20_portable.c
  * cc-sources: src/crypto/chacha20_avx2.c src/crypto/chacha20_avx512.c src/crypto/chacha20_simd128.c
- * cc-sources: src/crypto/poly1305_dispatch.c src/crypto/secretstream.c
+ * cc-sources: src/crypto/poly1305_dispatch.c src/crypto/poly1305_portable.c src/crypto/poly1305_avx2.c
+ * cc-sources: src/crypto/poly1305_avx512ifma.c src/crypto/poly1305_simd128.c src/crypto/secretstream.c
  * run-env: NATRIUM_CHACHA20=portable NATRIUM_CHACHA20=libsodium NATRIUM_CHACHA20=avx2
  * run-env: NATRIUM_CHACHA20=avx512 NATRIUM_CHACHA20= */
 #include <stdio.h>
