@@ -55,6 +55,12 @@
 #else
 #include <stdatomic.h>
 #define NAT_SCRYPT_CACHE_SLOTS 2
+#if defined(__aarch64__) && defined(__GNUC__) && !defined(__clang__)
+/* gcc's default outline atomics call libgcc helpers whose first use asks glibc's __getauxval
+ * whether the CPU has LSE; musl has no __getauxval, so the linux-arm64 musl build could not load.
+ * The inline ARMv8.0 exclusive-load/store sequences need nothing and run on every arm64 CPU. */
+#pragma GCC target("no-outline-atomics")
+#endif
 #endif
 /* 64 MiB of V, and B and XY beside it */
 #define NAT_SCRYPT_CACHE_MAX ((size_t) 65 << 20)
