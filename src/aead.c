@@ -127,7 +127,6 @@ static napi_value nat_crypto_aead_aes256gcm_is_available(napi_env env, napi_call
  * largest, AES-NI's, takes 464 of the 512), with the implementation and the target, and every
  * afternm refuses a state without this build's stamp (one made by another backend or CPU family,
  * by another library, or never made by beforenm) instead of answering with wrong bytes. */
-#define NAT_AES256GCM_STAMP_AT (sizeof(crypto_aead_aes256gcm_state) - 4)
 _Static_assert(sizeof(crypto_aead_aes256gcm_state) >= 464 + 4, "room for the stamp");
 
 static void nat_aes256gcm_stamp_of_this_build(unsigned char stamp[4]) {
@@ -147,14 +146,26 @@ static void nat_aes256gcm_stamp_of_this_build(unsigned char stamp[4]) {
 }
 
 static void nat_aes256gcm_stamp(crypto_aead_aes256gcm_state *st) {
-  nat_aes256gcm_stamp_of_this_build((unsigned char *) st + NAT_AES256GCM_STAMP_AT);
+  unsigned char stamp[4];
+  nat_aes256gcm_stamp_of_this_build(stamp);
+  nat_stamp_put(st, sizeof *st, stamp);
 }
 
 static bool nat_aes256gcm_state_ok(const crypto_aead_aes256gcm_state *st) {
   unsigned char stamp[4];
   nat_aes256gcm_stamp_of_this_build(stamp);
-  return memcmp((const unsigned char *) st + NAT_AES256GCM_STAMP_AT, stamp, sizeof stamp) == 0;
+  return nat_stamp_is(st, sizeof *st, stamp);
 }
+
+/* In each *_afternm, after the argument checks: a state this build's beforenm did not stamp is
+ * refused (outputs zeroed), and the copy of it wiped, since it may hold another's key schedule. */
+#define NAT_AES256GCM_STATE_OK(ctx)           \
+  do {                                        \
+    if (!nat_aes256gcm_state_ok(&ctx)) {      \
+      sodium_memzero(&ctx, sizeof ctx);       \
+      REFUSE("invalid state");                \
+    }                                         \
+  } while (0)
 
 static napi_value nat_crypto_aead_aes256gcm_beforenm(napi_env env, napi_callback_info info) {
   ARGS(2);
@@ -175,10 +186,7 @@ static napi_value nat_crypto_aead_aes256gcm_encrypt_afternm(napi_env env, napi_c
   LEN_EQ(c, m_len + crypto_aead_aes256gcm_ABYTES);
   LEN_EQ(npub, crypto_aead_aes256gcm_NPUBBYTES);
   NO_OVERLAP(c, m);
-  if (!nat_aes256gcm_state_ok(&ctx)) {
-    sodium_memzero(&ctx, sizeof ctx);
-    REFUSE("invalid state");
-  }
+  NAT_AES256GCM_STATE_OK(ctx);
   unsigned long long clen;
   int rc = nat_aes256gcm_encrypt_afternm(c, &clen, m, m_len, ad, ad_len, NULL, npub, &ctx);
   sodium_memzero(&ctx, sizeof ctx);
@@ -195,10 +203,7 @@ static napi_value nat_crypto_aead_aes256gcm_decrypt_afternm(napi_env env, napi_c
   LEN_EQ(m, c_len - crypto_aead_aes256gcm_ABYTES);
   LEN_EQ(npub, crypto_aead_aes256gcm_NPUBBYTES);
   NO_OVERLAP(m, c);
-  if (!nat_aes256gcm_state_ok(&ctx)) {
-    sodium_memzero(&ctx, sizeof ctx);
-    REFUSE("invalid state");
-  }
+  NAT_AES256GCM_STATE_OK(ctx);
   unsigned long long mlen;
   int rc = nat_aes256gcm_decrypt_afternm(m, &mlen, NULL, c, c_len, ad, ad_len, npub, &ctx);
   sodium_memzero(&ctx, sizeof ctx);
@@ -219,10 +224,7 @@ static napi_value nat_crypto_aead_aes256gcm_encrypt_detached_afternm(napi_env en
   NO_OVERLAP(c, m);
   NO_ALIAS(mac, m);
   NO_ALIAS(mac, c);
-  if (!nat_aes256gcm_state_ok(&ctx)) {
-    sodium_memzero(&ctx, sizeof ctx);
-    REFUSE("invalid state");
-  }
+  NAT_AES256GCM_STATE_OK(ctx);
   unsigned long long maclen;
   int rc = nat_aes256gcm_encrypt_detached_afternm(c, mac, &maclen, m, m_len, ad, ad_len,
                                                           NULL, npub, &ctx);
@@ -242,10 +244,7 @@ static napi_value nat_crypto_aead_aes256gcm_decrypt_detached_afternm(napi_env en
   LEN_EQ(npub, crypto_aead_aes256gcm_NPUBBYTES);
   NO_OVERLAP(m, c);
   NO_ALIAS(m, mac);
-  if (!nat_aes256gcm_state_ok(&ctx)) {
-    sodium_memzero(&ctx, sizeof ctx);
-    REFUSE("invalid state");
-  }
+  NAT_AES256GCM_STATE_OK(ctx);
   int rc = nat_aes256gcm_decrypt_detached_afternm(m, NULL, c, c_len, mac, ad, ad_len, npub,
                                                           &ctx);
   sodium_memzero(&ctx, sizeof ctx);

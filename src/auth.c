@@ -103,20 +103,15 @@ static int nat_onetimeauth_poly1305_final(crypto_onetimeauth_poly1305_state *sta
  * NAT_POLY1305_LAYOUT, and update/final refuse a state without the stamp (from sodium-native, an
  * older natrium whose states were libsodium's, or never initialised) instead of computing a wrong
  * tag from it, or one whose count is out of bounds. */
-#define NAT_POLY1305_STAMP_AT (sizeof(crypto_onetimeauth_poly1305_state) - 4)
+static const unsigned char nat_poly1305_stamp_bytes[4] = {'n', 'P', (unsigned char) (NAT_POLY1305_LAYOUT >> 8),
+                                                          (unsigned char) NAT_POLY1305_LAYOUT};
 
 static void nat_poly1305_stamp(crypto_onetimeauth_poly1305_state *state) {
-  unsigned char *stamp = (unsigned char *) state + NAT_POLY1305_STAMP_AT;
-  stamp[0] = 'n';
-  stamp[1] = 'P';
-  stamp[2] = (unsigned char) (NAT_POLY1305_LAYOUT >> 8);
-  stamp[3] = (unsigned char) NAT_POLY1305_LAYOUT;
+  nat_stamp_put(state, sizeof *state, nat_poly1305_stamp_bytes);
 }
 
 static bool nat_poly1305_state_ok(const crypto_onetimeauth_poly1305_state *state) {
-  const unsigned char *stamp = (const unsigned char *) state + NAT_POLY1305_STAMP_AT;
-  return stamp[0] == 'n' && stamp[1] == 'P' && stamp[2] == (unsigned char) (NAT_POLY1305_LAYOUT >> 8) &&
-         stamp[3] == (unsigned char) NAT_POLY1305_LAYOUT && nat_poly1305_state_valid(state);
+  return nat_stamp_is(state, sizeof *state, nat_poly1305_stamp_bytes) && nat_poly1305_state_valid(state);
 }
 
 /* p_update(state, in), p_final(state, out). A state that STATE_OK refuses throws Error("invalid

@@ -248,6 +248,16 @@ static inline void nat_outs_wipe(const nat_outs *outs) {
     if (nat_overlap(y, y##_len, x##_buf, sizeof x)) return nat_throw_range(env, #y, "must not overlap " #x); \
   } while (0)
 
+/* A state stamped with what made it (src/auth.c's Poly1305, src/aead.c's AES-256-GCM): its last
+ * 4 bytes, which the implementation leaves alone, hold `stamp`; a state without it is refused. */
+static inline void nat_stamp_put(void *state, size_t size, const unsigned char stamp[4]) {
+  memcpy((unsigned char *) state + size - 4, stamp, 4);
+}
+
+static inline bool nat_stamp_is(const void *state, size_t size, const unsigned char stamp[4]) {
+  return memcmp((const unsigned char *) state + size - 4, stamp, 4) == 0;
+}
+
 /* libsodium refused: zero every output, throw Error(message) with code NAT_REFUSED_CODE. */
 #define REFUSE(message)                       \
   do {                                        \
