@@ -5,7 +5,7 @@
 const assert = require('assert')
 const crypto = require('crypto')
 const SodiumNative = require('sodium-native')
-const { backends, hex, toHex, random, wycheproof, vectors } = require('./helpers')
+const { backends, hex, toHex, random, wycheproof, vectors, byName } = require('./helpers')
 
 const WYCHEPROOF = {
   xchacha20poly1305_ietf: 'xchacha20_poly1305_test.json',
@@ -14,8 +14,34 @@ const WYCHEPROOF = {
 }
 const ALL = ['xchacha20poly1305_ietf', 'chacha20poly1305_ietf', 'chacha20poly1305', 'aes256gcm', 'aegis128l', 'aegis256']
 
-for (const { name: backend, sodium } of backends) {
+// Functions this file calls only through composed names, in full (see byName in helpers.js)
+const BY_NAME = [
+  'crypto_aead_xchacha20poly1305_ietf_encrypt_detached',
+  'crypto_aead_xchacha20poly1305_ietf_decrypt_detached',
+  'crypto_aead_xchacha20poly1305_ietf_keygen',
+  'crypto_aead_chacha20poly1305_ietf_decrypt',
+  'crypto_aead_chacha20poly1305_ietf_decrypt_detached',
+  'crypto_aead_chacha20poly1305_ietf_keygen',
+  'crypto_aead_chacha20poly1305_decrypt',
+  'crypto_aead_chacha20poly1305_encrypt_detached',
+  'crypto_aead_chacha20poly1305_decrypt_detached',
+  'crypto_aead_chacha20poly1305_keygen',
+  'crypto_aead_aegis128l_encrypt',
+  'crypto_aead_aegis128l_decrypt',
+  'crypto_aead_aegis128l_encrypt_detached',
+  'crypto_aead_aegis128l_decrypt_detached',
+  'crypto_aead_aegis128l_keygen',
+  'crypto_aead_aegis256_encrypt',
+  'crypto_aead_aegis256_decrypt',
+  'crypto_aead_aegis256_encrypt_detached',
+  'crypto_aead_aegis256_decrypt_detached',
+  'crypto_aead_aegis256_keygen'
+]
+
+for (const { name: backend, sodium: surface } of backends) {
+  const { sodium, calledEveryName } = byName(surface, BY_NAME)
   describe(`aead [${backend}]`, () => {
+    after(calledEveryName)
     for (const [name, file] of Object.entries(WYCHEPROOF)) {
       const p = `crypto_aead_${name}`
       it(`${name}: Wycheproof ${file}`, function () {

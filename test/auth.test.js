@@ -6,7 +6,7 @@
 const assert = require('assert')
 const crypto = require('crypto')
 const SodiumNative = require('sodium-native')
-const { backends, hex, toHex, random, wycheproof, vectors } = require('./helpers')
+const { backends, hex, toHex, random, wycheproof, vectors, byName } = require('./helpers')
 
 const HMACS = ['crypto_auth_hmacsha256', 'crypto_auth_hmacsha512', 'crypto_auth_hmacsha512256']
 const POLY1305 = ['crypto_onetimeauth', 'crypto_onetimeauth_poly1305']
@@ -47,8 +47,24 @@ function oneShot (sodium, p, key, msg) {
   return toHex(out)
 }
 
-for (const { name: backend, sodium } of backends) {
+// Functions this file calls only through composed names, in full (see byName in helpers.js)
+const BY_NAME = [
+  'crypto_auth_keygen',
+  'crypto_auth_hmacsha256_keygen',
+  'crypto_auth_hmacsha512_keygen',
+  'crypto_auth_hmacsha512256_keygen',
+  'crypto_onetimeauth_keygen',
+  'crypto_onetimeauth_poly1305_verify',
+  'crypto_onetimeauth_poly1305_keygen',
+  'crypto_onetimeauth_poly1305_init',
+  'crypto_onetimeauth_poly1305_update',
+  'crypto_onetimeauth_poly1305_final'
+]
+
+for (const { name: backend, sodium: surface } of backends) {
+  const { sodium, calledEveryName } = byName(surface, BY_NAME)
   describe(`auth [${backend}]`, () => {
+    after(calledEveryName)
     describe('known answers', () => {
       // Wycheproof's keys have any length (HMAC's *_init takes them; the one-shot functions take
       // only KEYBYTES keys) and some groups test truncated tags (compare prefixes). Every test runs

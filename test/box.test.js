@@ -7,7 +7,7 @@ const assert = require('assert')
 const crypto = require('crypto')
 const SodiumNative = require('sodium-native')
 const wrappers = require('libsodium-wrappers-sumo')
-const { backends, hex, toHex, random, vectors } = require('./helpers')
+const { backends, hex, toHex, random, vectors, byName } = require('./helpers')
 
 const BOXES = ['crypto_box', 'crypto_box_curve25519xchacha20poly1305']
 const SMALL_ORDER = hex(vectors('libsodium/box_small_order.json').tests[0].p)
@@ -17,14 +17,51 @@ const failed = (name) => (e) => e instanceof Error && !(e instanceof RangeError)
   e.message === `${name} failed`
 const rangeError = (start) => (e) => e instanceof RangeError && e.message.startsWith(start)
 
-for (const { name: backend, sodium } of backends) {
+// Functions this file calls only through composed names, in full (see byName in helpers.js)
+const BY_NAME = [
+  'crypto_box_curve25519xchacha20poly1305_keypair',
+  'crypto_box_curve25519xchacha20poly1305_seed_keypair',
+  'crypto_box_curve25519xchacha20poly1305_beforenm',
+  'crypto_box_curve25519xchacha20poly1305_easy',
+  'crypto_box_curve25519xchacha20poly1305_open_easy',
+  'crypto_box_curve25519xchacha20poly1305_detached',
+  'crypto_box_curve25519xchacha20poly1305_open_detached',
+  'crypto_box_curve25519xchacha20poly1305_easy_afternm',
+  'crypto_box_curve25519xchacha20poly1305_open_easy_afternm',
+  'crypto_box_curve25519xchacha20poly1305_detached_afternm',
+  'crypto_box_curve25519xchacha20poly1305_open_detached_afternm',
+  'crypto_box_curve25519xsalsa20poly1305_keypair',
+  'crypto_box_curve25519xsalsa20poly1305_seed_keypair',
+  'crypto_box_curve25519xsalsa20poly1305_keypair'
+]
+
+for (const { name: backend, sodium: surface } of backends) {
+  const { sodium, calledEveryName } = byName(surface, BY_NAME)
   describe(`box [${backend}]`, () => {
+    after(calledEveryName)
     const keypair = (p) => {
       const pk = new Uint8Array(sodium[`${p}_PUBLICKEYBYTES`])
       const sk = new Uint8Array(sodium[`${p}_SECRETKEYBYTES`])
       sodium[`${p}_keypair`](pk, sk)
       return { pk, sk }
     }
+
+    it('crypto_box_curve25519xsalsa20poly1305_keypair: pk = scalarmult_base(sk), fresh each call, boxes with crypto_box_easy', () => {
+      const p = 'crypto_box_curve25519xsalsa20poly1305'
+      const [a, b] = [keypair(p), keypair(p)]
+      for (const { pk, sk } of [a, b]) {
+        const base = new Uint8Array(32)
+        sodium.crypto_scalarmult_base(base, sk)
+        assert.strictEqual(toHex(pk), toHex(base))
+      }
+      assert.notStrictEqual(toHex(a.sk), toHex(b.sk))
+      const [m, n] = [random(33), random(sodium.crypto_box_NONCEBYTES)]
+      const c = new Uint8Array(m.length + sodium.crypto_box_MACBYTES)
+      sodium.crypto_box_easy(c, m, n, b.pk, a.sk)
+      const back = new Uint8Array(m.length)
+      assert.strictEqual(sodium.crypto_box_open_easy(back, c, n, a.pk, b.sk), true)
+      assert.strictEqual(toHex(back), toHex(m))
+    })
 
     describe('libsodium test/default vectors', () => {
       for (const t of vectors('libsodium/box_easy.json').tests) {

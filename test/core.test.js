@@ -8,7 +8,7 @@ const assert = require('assert')
 const crypto = require('crypto')
 const SodiumNative = require('sodium-native')
 const wrappers = require('libsodium-wrappers-sumo')
-const { backends, hex, toHex, random, wycheproof, vectors } = require('./helpers')
+const { backends, hex, toHex, random, wycheproof, vectors, byName } = require('./helpers')
 
 const ED = 'crypto_core_ed25519'
 const RI = 'crypto_core_ristretto255'
@@ -27,8 +27,30 @@ const nodeX25519Public = (raw) => crypto.createPublicKey({ key: Buffer.concat([S
 // Runs fn and reports 'threw' or its return value, for differential comparisons.
 const outcome = (fn) => { try { return fn() } catch (e) { return e instanceof RangeError || e instanceof TypeError ? `${e.name}` : 'threw' } }
 
-for (const { name: backend, sodium } of backends) {
+// Functions this file calls only through composed names, in full (see byName in helpers.js)
+const BY_NAME = [
+  'crypto_core_ed25519_scalar_negate',
+  'crypto_core_ed25519_scalar_complement',
+  'crypto_core_ed25519_scalar_add',
+  'crypto_core_ed25519_scalar_sub',
+  'crypto_core_ed25519_scalar_mul',
+  'crypto_core_ristretto255_scalar_negate',
+  'crypto_core_ristretto255_scalar_complement',
+  'crypto_core_ristretto255_scalar_mul',
+  'crypto_core_ristretto255_scalar_reduce',
+  'crypto_core_salsa2012',
+  'crypto_core_salsa208',
+  'crypto_core_keccak1600_init',
+  'crypto_core_keccak1600_xor_bytes',
+  'crypto_core_keccak1600_extract_bytes',
+  'crypto_core_keccak1600_permute_24',
+  'crypto_core_keccak1600_permute_12'
+]
+
+for (const { name: backend, sodium: surface } of backends) {
+  const { sodium, calledEveryName } = byName(surface, BY_NAME)
   describe(`core [${backend}]`, () => {
+    after(calledEveryName)
     const x25519 = (n, p) => { const q = new Uint8Array(32); sodium.crypto_scalarmult(q, n, p); return q }
     const call = (fn, outLen, ...args) => { const out = new Uint8Array(outLen); sodium[fn](out, ...args); return out }
 

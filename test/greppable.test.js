@@ -54,4 +54,11 @@ describe('greppable: every function spelled in full in its C binding', () => {
     }
     assert.deepStrictEqual(problems, [])
   })
+
+  it('each symbol is spelled in full in some test file (a BY_NAME list is proven called by byName)', () => {
+    const TEST = __dirname
+    const tests = fs.readdirSync(TEST).filter((f) => f.endsWith('.js')).map((f) => fs.readFileSync(path.join(TEST, f), 'utf8')).join('\n')
+    const missing = Object.keys(symbols).filter((name) => !new RegExp(`(^|[^A-Za-z0-9_])${name}([^A-Za-z0-9_]|$)`).test(tests))
+    assert.deepStrictEqual(missing, [])
+  })
 })

@@ -6,7 +6,7 @@
 const assert = require('assert')
 const crypto = require('crypto')
 const SodiumNative = require('sodium-native')
-const { backends, hex, toHex, random, wycheproof, vectors } = require('./helpers')
+const { backends, hex, toHex, random, wycheproof, vectors, byName } = require('./helpers')
 
 const tests = (file) => vectors(file).tests
 const opt = (h) => (h === null ? null : hex(h))
@@ -31,8 +31,21 @@ function pieces (m) {
 const SHA = { sha256: 'sha256', sha512: 'sha512', sha3256: 'sha3-256', sha3512: 'sha3-512' }
 const XOF = ['shake128', 'shake256', 'turboshake128', 'turboshake256']
 
-for (const { name: backend, sodium } of backends) {
+// Functions this file calls only through composed names, in full (see byName in helpers.js)
+const BY_NAME = [
+  'crypto_generichash_blake2b_keygen',
+  'crypto_generichash_blake2b_init',
+  'crypto_generichash_blake2b_update',
+  'crypto_generichash_blake2b_final',
+  'crypto_xof_shake256_init_with_domain',
+  'crypto_xof_turboshake128_init',
+  'crypto_xof_turboshake256_init_with_domain'
+]
+
+for (const { name: backend, sodium: surface } of backends) {
+  const { sodium, calledEveryName } = byName(surface, BY_NAME)
   describe(`hash [${backend}]`, () => {
+    after(calledEveryName)
     // Streaming helpers over this backend.
     const hashStream = (p, chunks) => {
       const st = new Uint8Array(sodium[`crypto_hash_${p}_STATEBYTES`])

@@ -9,6 +9,7 @@ const crypto = require('crypto')
 const { spawnSync } = require('child_process')
 const { load, BACKENDS } = require('../lib/loader')
 const sodiumNative = require('../lib/surfaces/sodium-native')
+const assert = require('assert')
 
 function available () {
   const wanted = process.env.NATRIUM_TEST_BACKENDS ? process.env.NATRIUM_TEST_BACKENDS.split(',') : null
@@ -65,4 +66,29 @@ function execNode (args, opts = {}) {
   return r.stdout
 }
 
-module.exports = { backends, hex, toHex, random, wycheproof, vectors, emulator, spawnNode, execNode }
+// Calls by full name. A family test reaches many functions through names composed in a loop
+// (sodium[`${p}_xor_init`]), which `git grep <full name>` cannot find. Such a file lists those
+// functions in full (BY_NAME) and runs against byName(surface, BY_NAME).sodium: the surface with
+// each listed function recording its calls. After the file's tests, calledEveryName fails if a
+// listed function was never called, so the list states what the tests do (it is skipped when a
+// --grep left some of the file's tests out).
+function byName (surface, list) {
+  const called = new Set()
+  const wrapped = new Map()
+  for (const name of list) {
+    const fn = surface[name]
+    if (typeof fn !== 'function') throw new Error(`byName: ${name} is not a function of this surface`)
+    wrapped.set(name, function (...args) { called.add(name); return fn.apply(this, args) })
+  }
+  const sodium = new Proxy(surface, { get: (t, k, r) => wrapped.get(k) || Reflect.get(t, k, r) })
+  function calledEveryName () {
+    const tests = []
+    const walk = (suite) => { tests.push(...suite.tests); suite.suites.forEach(walk) }
+    walk(this.test.parent)
+    if (tests.some((t) => !t.pending && t.state === undefined)) return // a filtered run
+    assert.deepStrictEqual(list.filter((name) => !called.has(name)), [], 'listed in BY_NAME but never called')
+  }
+  return { sodium, calledEveryName }
+}
+
+module.exports = { byName, backends, hex, toHex, random, wycheproof, vectors, emulator, spawnNode, execNode }

@@ -4,7 +4,7 @@
 // prefix preservation (pfx), tweak behaviour (nd, ndx) and aliasing rules. sodium-native has no
 // ipcrypt, so there is no differential here.
 const assert = require('assert')
-const { backends, hex, toHex, random, vectors } = require('./helpers')
+const { backends, hex, toHex, random, vectors, byName } = require('./helpers')
 
 const VARIANTS = {
   deterministic: { p: 'crypto_ipcrypt', K: 'KEYBYTES', IN: 'BYTES', OUT: 'BYTES' },
@@ -23,8 +23,18 @@ function samePrefix (a, b, bits) {
 }
 const flipBit = (buf, bit) => { buf[bit >> 3] ^= 0x80 >> (bit % 8) }
 
-for (const { name: backend, sodium } of backends) {
+// Functions this file calls only through composed names, in full (see byName in helpers.js)
+const BY_NAME = [
+  'crypto_ipcrypt_keygen',
+  'crypto_ipcrypt_nd_keygen',
+  'crypto_ipcrypt_ndx_keygen',
+  'crypto_ipcrypt_pfx_encrypt'
+]
+
+for (const { name: backend, sodium: surface } of backends) {
+  const { sodium, calledEveryName } = byName(surface, BY_NAME)
   describe(`ipcrypt [${backend}]`, () => {
+    after(calledEveryName)
     const size = (c) => sodium[`crypto_ipcrypt_${c}`]
     const enc = (v, input, k, t) => {
       const { p, OUT } = VARIANTS[v]

@@ -5,7 +5,7 @@
 const assert = require('assert')
 const crypto = require('crypto')
 const SodiumNative = require('sodium-native')
-const { backends, hex, toHex, random, wycheproof, vectors } = require('./helpers')
+const { backends, hex, toHex, random, wycheproof, vectors, byName } = require('./helpers')
 
 const HKDF = { sha256: 'crypto_kdf_hkdf_sha256', sha512: 'crypto_kdf_hkdf_sha512' }
 const PBKDF2 = { sha512: 'extension_pbkdf2_sha512', sha256: 'extension_pbkdf2_sha256' }
@@ -20,7 +20,19 @@ async function outcome (fn) {
   }
 }
 
-for (const { name: backend, sodium } of backends) {
+// Functions this file calls only through composed names, in full (see byName in helpers.js)
+const BY_NAME = [
+  'crypto_kdf_blake2b_derive_from_key',
+  'crypto_kdf_hkdf_sha256_extract',
+  'crypto_kdf_hkdf_sha256_expand',
+  'crypto_kdf_hkdf_sha256_keygen',
+  'crypto_kdf_hkdf_sha512_extract',
+  'crypto_kdf_hkdf_sha512_expand',
+  'crypto_kdf_hkdf_sha512_keygen'
+]
+
+for (const { name: backend, sodium: surface } of backends) {
+  const { sodium, calledEveryName } = byName(surface, BY_NAME)
   const extract = (p, salt, ikm) => {
     const prk = new Uint8Array(sodium[`${p}_KEYBYTES`])
     assert.strictEqual(sodium[`${p}_extract`](prk, salt, ikm), undefined)
@@ -38,6 +50,7 @@ for (const { name: backend, sodium } of backends) {
   }
 
   describe(`kdf [${backend}]`, () => {
+    after(calledEveryName)
     describe('known answers', () => {
       it('crypto_kdf: libsodium test/default/kdf.c vectors (both names), lengths outside 16..64 refused', () => {
         const rows = vectors('libsodium/kdf.json').tests.filter((t) => t.kind === 'blake2b')

@@ -7,7 +7,7 @@
 const assert = require('assert')
 const crypto = require('crypto')
 const Wrappers = require('libsodium-wrappers-sumo')
-const { backends, hex, toHex, random, wycheproof, vectors } = require('./helpers')
+const { backends, hex, toHex, random, wycheproof, vectors, byName } = require('./helpers')
 
 const mlkem = 'crypto_kem_mlkem768'
 const xwing = 'crypto_kem_xwing'
@@ -24,8 +24,28 @@ const x25519 = (sk, pk) => crypto.diffieHellman({
 })
 const XWING_LABEL = hex('5c2e2f2f5e5c') // "\.//^\"
 
-for (const { name: backend, sodium } of backends) {
+// Functions this file calls only through composed names, in full (see byName in helpers.js)
+const BY_NAME = [
+  'crypto_kem_keypair',
+  'crypto_kem_seed_keypair',
+  'crypto_kem_enc',
+  'crypto_kem_dec',
+  'crypto_kem_xwing_keypair',
+  'crypto_kem_xwing_seed_keypair',
+  'crypto_kem_xwing_enc',
+  'crypto_kem_xwing_dec',
+  'crypto_kem_xwing_enc_deterministic',
+  'crypto_kem_mlkem768_keypair',
+  'crypto_kem_mlkem768_seed_keypair',
+  'crypto_kem_mlkem768_enc',
+  'crypto_kem_mlkem768_dec',
+  'crypto_kem_mlkem768_enc_deterministic'
+]
+
+for (const { name: backend, sodium: surface } of backends) {
+  const { sodium, calledEveryName } = byName(surface, BY_NAME)
   describe(`kem [${backend}]`, () => {
+    after(calledEveryName)
     const size = (p, what) => sodium[`${p}_${what}`]
     const keypair = (p, seed) => {
       const pk = new Uint8Array(size(p, 'PUBLICKEYBYTES'))

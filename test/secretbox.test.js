@@ -6,12 +6,25 @@
 const assert = require('assert')
 const crypto = require('crypto')
 const SodiumNative = require('sodium-native')
-const { backends, hex, toHex, random, vectors } = require('./helpers')
+const { backends, hex, toHex, random, vectors, byName } = require('./helpers')
 
 const BOXES = ['crypto_secretbox', 'crypto_secretbox_xchacha20poly1305']
 
-for (const { name: backend, sodium } of backends) {
+// Functions this file calls only through composed names, in full (see byName in helpers.js)
+const BY_NAME = [
+  'crypto_secretbox_xsalsa20poly1305_open',
+  'crypto_secretbox_xsalsa20poly1305_keygen',
+  'crypto_secretbox_xchacha20poly1305_easy',
+  'crypto_secretbox_xchacha20poly1305_open_easy',
+  'crypto_secretbox_xchacha20poly1305_detached',
+  'crypto_secretbox_xchacha20poly1305_open_detached',
+  'crypto_secretstream_xchacha20poly1305_keygen'
+]
+
+for (const { name: backend, sodium: surface } of backends) {
+  const { sodium, calledEveryName } = byName(surface, BY_NAME)
   describe(`secretbox [${backend}]`, () => {
+    after(calledEveryName)
     const ss = (fn) => sodium[`crypto_secretstream_xchacha20poly1305_${fn}`]
     const SS = (c) => sodium[`crypto_secretstream_xchacha20poly1305_${c}`]
 

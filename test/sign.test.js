@@ -7,7 +7,7 @@ const assert = require('assert')
 const crypto = require('crypto')
 const SodiumNative = require('sodium-native')
 const lsw = require('libsodium-wrappers-sumo')
-const { backends, hex, toHex, random, wycheproof, vectors } = require('./helpers')
+const { backends, hex, toHex, random, wycheproof, vectors, byName } = require('./helpers')
 const { symbols } = require('../lib/symbols')
 
 const RFC = vectors('rfc8032.json')
@@ -38,7 +38,15 @@ function addL (s) {
 const copy = (a) => (a instanceof Uint8Array ? new Uint8Array(a) : a)
 const rangeError = (name) => (e) => e instanceof RangeError && e.message.startsWith(`${name} `)
 
-for (const { name: backend, sodium } of backends) {
+// Functions this file calls only through composed names, in full (see byName in helpers.js)
+const BY_NAME = [
+  'crypto_sign_ed25519_open',
+  'crypto_sign_ed25519_detached',
+  'crypto_sign_ed25519ph_final_create'
+]
+
+for (const { name: backend, sodium: surface } of backends) {
+  const { sodium, calledEveryName } = byName(surface, BY_NAME)
   const keypair = () => {
     const pk = new Uint8Array(32)
     const sk = new Uint8Array(64)
@@ -69,6 +77,7 @@ for (const { name: backend, sodium } of backends) {
   }
 
   describe(`sign [${backend}]`, () => {
+    after(calledEveryName)
     describe('known answers', () => {
       for (const v of RFC.ed25519) {
         it(`RFC 8032 7.1 ${v.name}: keys, both signing modes, open and verify, under both names`, () => {

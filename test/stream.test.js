@@ -6,7 +6,7 @@
 const assert = require('assert')
 const crypto = require('crypto')
 const SodiumNative = require('sodium-native')
-const { backends, hex, toHex, random, vectors } = require('./helpers')
+const { backends, hex, toHex, random, vectors, byName } = require('./helpers')
 
 const sha256 = (b) => crypto.createHash('sha256').update(b).digest('hex')
 const PRIMITIVES = ['', '_xsalsa20', '_salsa20', '_salsa2012', '_chacha20', '_chacha20_ietf', '_xchacha20']
@@ -21,8 +21,57 @@ function splits (len) {
   return [0, ...cuts.sort((a, b) => a - b), len]
 }
 
-for (const { name: backend, sodium } of backends) {
+// Functions this file calls only through composed names, in full (see byName in helpers.js)
+const BY_NAME = [
+  'crypto_stream_xor',
+  'crypto_stream_xor_init',
+  'crypto_stream_xor_wrap_init',
+  'crypto_stream_xor_update',
+  'crypto_stream_xor_wrap_update',
+  'crypto_stream_xor_final',
+  'crypto_stream_xor_wrap_final',
+  'crypto_stream_xsalsa20',
+  'crypto_stream_xsalsa20_xor',
+  'crypto_stream_xsalsa20_keygen',
+  'crypto_stream_salsa20',
+  'crypto_stream_salsa20_xor',
+  'crypto_stream_salsa20_keygen',
+  'crypto_stream_salsa20_xor_ic',
+  'crypto_stream_salsa20_xor_init',
+  'crypto_stream_salsa20_xor_wrap_init',
+  'crypto_stream_salsa20_xor_update',
+  'crypto_stream_salsa20_xor_wrap_update',
+  'crypto_stream_salsa20_xor_final',
+  'crypto_stream_salsa20_xor_wrap_final',
+  'crypto_stream_salsa2012',
+  'crypto_stream_salsa2012_xor',
+  'crypto_stream_salsa2012_keygen',
+  'crypto_stream_chacha20_xor',
+  'crypto_stream_chacha20_keygen',
+  'crypto_stream_chacha20_xor_init',
+  'crypto_stream_chacha20_xor_wrap_init',
+  'crypto_stream_chacha20_xor_update',
+  'crypto_stream_chacha20_xor_wrap_update',
+  'crypto_stream_chacha20_xor_final',
+  'crypto_stream_chacha20_xor_wrap_final',
+  'crypto_stream_chacha20_ietf_keygen',
+  'crypto_stream_chacha20_ietf_xor_ic',
+  'crypto_stream_chacha20_ietf_xor_wrap_init',
+  'crypto_stream_chacha20_ietf_xor_wrap_update',
+  'crypto_stream_chacha20_ietf_xor_final',
+  'crypto_stream_chacha20_ietf_xor_wrap_final',
+  'crypto_stream_xchacha20_keygen',
+  'crypto_stream_xchacha20_xor_ic',
+  'crypto_stream_xchacha20_xor_wrap_init',
+  'crypto_stream_xchacha20_xor_wrap_update',
+  'crypto_stream_xchacha20_xor_final',
+  'crypto_stream_xchacha20_xor_wrap_final'
+]
+
+for (const { name: backend, sodium: surface } of backends) {
+  const { sodium, calledEveryName } = byName(surface, BY_NAME)
   describe(`stream [${backend}]`, () => {
+    after(calledEveryName)
     const xorIc = (p, m, n, ic, k) => {
       const out = new Uint8Array(m.length)
       sodium[`crypto_stream${p}_xor_ic`](out, m, n, ic, k)

@@ -5,7 +5,7 @@
 // inputs for every function it also has (same bytes out, same result, same throw/no-throw).
 const assert = require('assert')
 const SodiumNative = require('sodium-native')
-const { backends, hex, toHex, random, vectors } = require('./helpers')
+const { backends, hex, toHex, random, vectors, byName } = require('./helpers')
 
 const copy = (x) => (ArrayBuffer.isView(x) ? new Uint8Array(x) : x)
 
@@ -45,8 +45,16 @@ const VARIANTS = {
   sodium_base64_VARIANT_URLSAFE_NO_PADDING: (b) => Buffer.from(b).toString('base64url')
 }
 
-for (const { name: backend, sodium } of backends) {
+// Functions this file calls only through composed names, in full (see byName in helpers.js)
+const BY_NAME = [
+  'crypto_verify_32',
+  'crypto_verify_64'
+]
+
+for (const { name: backend, sodium: surface } of backends) {
+  const { sodium, calledEveryName } = byName(surface, BY_NAME)
   describe(`utils [${backend}]`, () => {
+    after(calledEveryName)
     describe('randombytes', () => {
       it('randombytes_random: 32-bit unsigned integers, high bit set about half the time', () => {
         const draws = Array.from({ length: 1000 }, () => sodium.randombytes_random())
