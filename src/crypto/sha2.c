@@ -851,7 +851,7 @@ int nat_sodium_sha512(unsigned char *out, const unsigned char *in, unsigned long
   return nat_sha512(out, in, (size_t) inlen);
 }
 
-#ifdef NAT_WASM
+/* For the wasm link's --wrap (sha2.h). */
 int __wrap_crypto_hash_sha512_init(crypto_hash_sha512_state *state) {
   return nat_sodium_sha512_init(state);
 }
@@ -869,7 +869,6 @@ int __wrap_crypto_hash_sha512(unsigned char *out, const unsigned char *in,
                               unsigned long long inlen) {
   return nat_sodium_sha512(out, in, inlen);
 }
-#endif
 
 /* HMAC (RFC 2104) as libsodium's auth_hmacsha256.c / auth_hmacsha512.c compute it: a key
  * longer than a block is hashed first; ictx absorbs key ^ ipad and octx key ^ opad; final
