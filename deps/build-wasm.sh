@@ -27,10 +27,13 @@ cflags=(-std=c11 -O2 -msimd128 -fno-vectorize -fno-slp-vectorize -ftls-model=loc
         -ffile-prefix-map="$root/=")
 # reactor: no main, the glue calls _initialize(); the stack first, so an overflow traps instead of
 # silently overwriting static data; 1 MiB of stack for libsodium's largest locals. --wrap:
-# libsodium's scrypt runs our core (src/crypto/scrypt.h).
+# libsodium's scrypt runs our core (src/crypto/scrypt.h), and its SHA-512 calls (Ed25519) ours
+# (src/crypto/sha2.h; natively deps/build.sh renames them in the archive instead).
 ldflags=(-mexec-model=reactor -Wl,--stack-first -Wl,-z,stack-size=1048576
          -Wl,--export=malloc -Wl,--export=free
-         -Wl,--wrap=escrypt_kdf_sse -Wl,--wrap=escrypt_kdf_nosse)
+         -Wl,--wrap=escrypt_kdf_sse -Wl,--wrap=escrypt_kdf_nosse
+         -Wl,--wrap=crypto_hash_sha512 -Wl,--wrap=crypto_hash_sha512_init
+         -Wl,--wrap=crypto_hash_sha512_update -Wl,--wrap=crypto_hash_sha512_final)
 
 # Then binaryen's wasm-opt -O3, as Emscripten does for libsodium-wrappers: ed25519 sign 1 KB +6 %,
 # verify +3-7 %, X25519 +3-7 %, the rest within the noise, and 9 % smaller (2 % gzipped)

@@ -32,12 +32,24 @@ int nat_sha512_final(crypto_hash_sha512_state *state, unsigned char out[64]);
 int nat_sha512(unsigned char out[64], const unsigned char *in, size_t inlen);
 
 /* libsodium's own prototypes (unsigned long long lengths), for libsodium's Ed25519: deps/build.sh
- * renames its calls of crypto_hash_sha512* to these. */
+ * renames its calls of crypto_hash_sha512* to these (native archives: objcopy). */
 int nat_sodium_sha512_init(crypto_hash_sha512_state *state);
 int nat_sodium_sha512_update(crypto_hash_sha512_state *state, const unsigned char *in,
                                   unsigned long long inlen);
 int nat_sodium_sha512_final(crypto_hash_sha512_state *state, unsigned char *out);
 int nat_sodium_sha512(unsigned char *out, const unsigned char *in, unsigned long long inlen);
+
+/* The wasm build, whose objects llvm-objcopy cannot rename, links with --wrap for these four
+ * names instead (deps/build-wasm.sh): every call libsodium makes to its SHA-512 (Ed25519's
+ * signing and verification above all, also ed25519ph, HMAC-SHA-512, HKDF-SHA-512, tweak.c)
+ * runs ours. The same functions as nat_sodium_sha512*; compiled everywhere, so test/c/sha2.c
+ * checks them on every target (a link without --wrap never calls them). */
+int __wrap_crypto_hash_sha512_init(crypto_hash_sha512_state *state);
+int __wrap_crypto_hash_sha512_update(crypto_hash_sha512_state *state, const unsigned char *in,
+                                     unsigned long long inlen);
+int __wrap_crypto_hash_sha512_final(crypto_hash_sha512_state *state, unsigned char *out);
+int __wrap_crypto_hash_sha512(unsigned char *out, const unsigned char *in,
+                              unsigned long long inlen);
 
 /* HMAC: init takes a key of any length (longer than a block, it is hashed first); the one-shot
  * and verify functions take libsodium's 32-byte keys. verify returns 0 or -1 (constant time). */

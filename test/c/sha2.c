@@ -2,7 +2,7 @@
  * valgrind (test/c/run.sh), once per compression function this CPU has (NATRIUM_DISABLE_SIMD=1
  * keeps the portable ones): SHA-256 and SHA-512 one-shot at every length, streaming with the
  * state bytes compared after every call, the entry points libsodium's Ed25519 calls
- * (nat_sodium_sha512*, deps/build.sh), and HMAC with its key marked secret under valgrind, so a
+ * (nat_sodium_sha512*, deps/build.sh; __wrap_crypto_hash_sha512*, deps/build-wasm.sh), and HMAC with its key marked secret under valgrind, so a
  * key-dependent branch or index is reported. Exits non-zero on the first difference.
  *
  * cc-sources: src/crypto/sha2.c
@@ -53,24 +53,29 @@ static void test_oneshot(void) {
     CHECK(memcmp(a, b, 64) == 0, "sha512 %zu", n);
     nat_sodium_sha512(a, in, n);
     CHECK(memcmp(a, b, 64) == 0, "nat_sodium_sha512 %zu", n);
+    memset(a, 0, 64);
+    __wrap_crypto_hash_sha512(a, in, n);
+    CHECK(memcmp(a, b, 64) == 0, "__wrap_crypto_hash_sha512 %zu", n);
   }
 }
 
 /* Random chunks biased to the block edges, the state compared after every call. */
 static void test_stream_once(size_t total) {
   crypto_hash_sha256_state s256, r256;
-  crypto_hash_sha512_state s512, r512, w512;
+  crypto_hash_sha512_state s512, r512, w512, x512;
   unsigned char a[64], b[64];
   static const size_t edges[] = {0, 1, 63, 64, 65, 111, 112, 127, 128, 129, 255, 256};
   randombytes_buf(&s512, sizeof s512); /* libsodium's init leaves the buffer as it was */
   memcpy(&r512, &s512, sizeof s512);
   memcpy(&w512, &s512, sizeof s512);
+  memcpy(&x512, &s512, sizeof s512);
   memcpy(&s256, &s512, sizeof s256);
   memcpy(&r256, &s512, sizeof r256);
   nat_sha256_init(&s256);
   crypto_hash_sha256_init(&r256);
   nat_sha512_init(&s512);
   nat_sodium_sha512_init(&w512);
+  __wrap_crypto_hash_sha512_init(&x512);
   crypto_hash_sha512_init(&r512);
   for (size_t at = 0; at < total;) {
     size_t n = randombytes_uniform(2) ? edges[randombytes_uniform(12)] : randombytes_uniform(400);
@@ -79,11 +84,13 @@ static void test_stream_once(size_t total) {
     crypto_hash_sha256_update(&r256, msg + at, n);
     nat_sha512_update(&s512, msg + at, n);
     nat_sodium_sha512_update(&w512, msg + at, n);
+    __wrap_crypto_hash_sha512_update(&x512, msg + at, n);
     crypto_hash_sha512_update(&r512, msg + at, n);
     at += n;
     CHECK(memcmp(&s256, &r256, sizeof s256) == 0, "sha256 state after %zu", at);
     CHECK(memcmp(&s512, &r512, sizeof s512) == 0, "sha512 state after %zu", at);
     CHECK(memcmp(&w512, &r512, sizeof w512) == 0, "nat_sodium_sha512 state after %zu", at);
+    CHECK(memcmp(&x512, &r512, sizeof x512) == 0, "__wrap_crypto_hash_sha512 state after %zu", at);
   }
   nat_sha256_final(&s256, a);
   crypto_hash_sha256_final(&r256, b);
@@ -93,6 +100,8 @@ static void test_stream_once(size_t total) {
   CHECK(memcmp(a, b, 64) == 0 && memcmp(&s512, &r512, sizeof s512) == 0, "sha512 final %zu", total);
   nat_sodium_sha512_final(&w512, a);
   CHECK(memcmp(a, b, 64) == 0 && memcmp(&w512, &r512, sizeof w512) == 0, "final %zu", total);
+  __wrap_crypto_hash_sha512_final(&x512, a);
+  CHECK(memcmp(a, b, 64) == 0 && memcmp(&x512, &r512, sizeof x512) == 0, "__wrap final %zu", total);
 }
 
 /* HMAC-SHA-256/512/512-256 with the key secret: one-shot, verify, streaming with keys of every
