@@ -10,6 +10,8 @@ export interface StateAddress { readonly name: string }
 export declare const ready: Promise<void>;
 /** The backend in use. */
 export declare const backend: 'native' | 'wasm';
+/** Why the backends tried before this one did not load, or a probe a sandbox refused (empty outside Node's entry). */
+export declare const backendErrors: readonly string[];
 export declare const base64_variants: { ORIGINAL: number; ORIGINAL_NO_PADDING: number; URLSAFE: number; URLSAFE_NO_PADDING: number };
 export declare const SODIUM_LIBRARY_VERSION_MAJOR: number;
 export declare const SODIUM_LIBRARY_VERSION_MINOR: number;

@@ -11,6 +11,8 @@ declare namespace natrium {
   export const ready: Promise<void>;
   /** The backend in use. */
   export const backend: 'native' | 'wasm';
+  /** Why the backends tried before this one did not load, or a probe a sandbox refused (empty outside Node's entry). */
+  export const backendErrors: readonly string[];
   export const base64_variants: { ORIGINAL: number; ORIGINAL_NO_PADDING: number; URLSAFE: number; URLSAFE_NO_PADDING: number };
   export const SODIUM_LIBRARY_VERSION_MAJOR: number;
   export const SODIUM_LIBRARY_VERSION_MINOR: number;

@@ -8,6 +8,7 @@ export const {
   SODIUM_VERSION_STRING,
   add,
   backend,
+  backendErrors,
   base64_variants,
   compare,
   crypto_aead_aegis128l_ABYTES,

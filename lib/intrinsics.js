@@ -52,7 +52,28 @@ function emptyViewState (view) {
   }
 }
 
+// The byte length of a TypedArray or DataView (0 for an unreadable DataView, which throws).
+function viewByteLength (x) {
+  if (typedArrayName(x) !== undefined) return typedArrayByteLength(x)
+  try { return dataViewByteLength(x) } catch { return 0 }
+}
+// The ArrayBuffer of a TypedArray or DataView.
+const viewBuffer = (x) => (typedArrayName(x) !== undefined ? typedArrayBuffer(x) : dataViewBuffer(x))
+// Whether a TypedArray or DataView's bytes cannot be read (detached, out of bounds).
+const unreadable = (x) => viewByteLength(x) === 0 && emptyViewState(x) !== READABLE
+
+// A TypedArray or DataView whose bytes can be read, or the native binding's TypeError.
+function viewArg (x, name) {
+  if (!isView(x)) throw new TypeError(`${name} must be a TypedArray`)
+  if (unreadable(x)) throw new TypeError(emptyViewState(x) === DETACHED ? `${name} is detached` : `${name} is out of bounds`)
+  return x
+}
+
 module.exports = {
+  viewByteLength,
+  viewBuffer,
+  unreadable,
+  viewArg,
   typedArrayName,
   typedArrayBuffer,
   typedArrayByteOffset,

@@ -1,9 +1,18 @@
 'use strict'
-// Finds a backend that fits this process: NATRIUM_BACKEND if set (and then only that one), else a
-// prebuild for this platform/arch/libc, else a local node-gyp build, else the WebAssembly build.
-// Every failure is collected so the final error says what was tried and why each failed.
+// The Node entry's backend choice (require('natrium') and require('natrium/sodium-native') under
+// Node, Bun and server bundles; browsers, workers and Deno take lib/esm/*, which never come here):
+// NATRIUM_BACKEND if set (and then only that one), else a prebuild for this
+// platform/arch/libc, else a local node-gyp build, else the WebAssembly build. It only chooses:
+// each backend is made by lib/backends/native.js or lib/backends/wasm.js.
+// Every failure is collected. When nothing loads, the error says what was tried and why each
+// failed; when something does, the reasons are kept on the backend (backend.errors, and
+// `backendErrors` on both surfaces). A probe that a sandbox may refuse (Deno without --allow-env,
+// --allow-sys, --allow-read or --allow-ffi: process.env, process.report, the file system, dlopen)
+// is a reason like any other, and the next candidate is tried.
 const path = require('path')
 const fs = require('fs')
+const nativeBackend = require('./backends/native')
+const wasmBackend = require('./backends/wasm')
 
 const root = path.join(__dirname, '..')
 const BACKENDS = ['native', 'wasm']
@@ -15,10 +24,31 @@ let detectedLibc = null
 // ELF header, read in well under a millisecond. Otherwise from the process report, where glibc
 // gives its runtime version and musl (Alpine) does not; the report takes 5-10 ms, even with its
 // network part (which can be slow) skipped.
-function libc () {
+function libc (errors = []) {
   if (process.platform !== 'linux') return ''
-  if (detectedLibc === null) detectedLibc = elfLibc(process.execPath) || reportLibc()
+  if (detectedLibc === null) {
+    detectedLibc = elfLibc(process.execPath)
+    if (detectedLibc === null) {
+      try {
+        detectedLibc = reportLibc()
+      } catch (err) { // Deno without --allow-sys refuses process.report
+        errors.push(`libc: ${err.message}`)
+        return ''
+      }
+    }
+  }
   return detectedLibc
+}
+
+// An environment variable, or '' when it is unset or the sandbox refuses to tell (Deno without
+// --allow-env).
+function env (name, errors = []) {
+  try {
+    return process.env[name] || ''
+  } catch (err) {
+    errors.push(`env ${name}: ${err.message}`)
+    return ''
+  }
 }
 
 function reportLibc () {
@@ -91,13 +121,18 @@ function selectPrebuilds (files, { platform, arch, libc: c = '' }) {
 
 // The prebuilds that may load here, best first, then the local build. libc is detected only when
 // there are prebuilds for this platform to choose from.
-function nativeCandidates ({ platform = process.platform, arch = process.arch, libc: c, dir = root } = {}) {
+function nativeCandidates ({ platform = process.platform, arch = process.arch, libc: c, dir = root, errors = [] } = {}) {
   const folder = `${platform}-${arch}`
   const prebuilds = path.join(dir, 'prebuilds', folder)
   let list = []
-  if (fs.existsSync(prebuilds)) {
-    if (c === undefined) c = libc()
-    const files = fs.readdirSync(prebuilds).map((f) => `${folder}/${f}`)
+  let files = null
+  try {
+    if (fs.existsSync(prebuilds)) files = fs.readdirSync(prebuilds).map((f) => `${folder}/${f}`)
+  } catch (err) { // Deno without --allow-read
+    errors.push(`prebuilds/${folder}: ${err.message}`)
+  }
+  if (files !== null) {
+    if (c === undefined) c = libc(errors)
     list = selectPrebuilds(files, { platform, arch, libc: c }).map((f) => path.join(dir, 'prebuilds', ...f.split('/')))
   }
   list.push(path.join(dir, 'build', 'Release', 'natrium.node'))
@@ -105,25 +140,54 @@ function nativeCandidates ({ platform = process.platform, arch = process.arch, l
 }
 
 function loadNative (errors) {
-  const files = nativeCandidates()
+  const files = nativeCandidates({ errors })
   if (files.length === 1) {
     const where = `prebuilds/${process.platform}-${process.arch}`
     errors.push(`${where}: no prebuild${detectedLibc ? ` for ${detectedLibc}` : ''}`) // known if there was a folder
   }
   for (const file of files) {
-    if (!fs.existsSync(file)) { errors.push(`${path.relative(root, file)}: not found`); continue }
     try {
-      return { binding: require(file), file }
-    } catch (err) {
+      if (!fs.existsSync(file)) { errors.push(`${path.relative(root, file)}: not found`); continue }
+      return nativeBackend(require(file), file)
+    } catch (err) { // a load error, or a sandbox refusing to read or dlopen (Deno's --allow-ffi)
       errors.push(`${path.relative(root, file)}: ${err.message}`)
     }
   }
   return null
 }
 
+// The bytes of natrium.wasm: the file next to this one, else the copy embedded in
+// lib/esm/wasm-bytes.mjs (made by npm run build:wasm), which is what a server bundle
+// (esbuild --platform=node --bundle, bun build) carries when it runs away from node_modules.
+// Under Node itself that module loads only where require() takes ES modules (Node >= 22.12).
+function wasmBytes (errors) {
+  const file = path.join(__dirname, 'natrium.wasm')
+  try {
+    return { bytes: fs.readFileSync(file), file }
+  } catch (err) {
+    errors.push(`lib/natrium.wasm: ${err.message}`)
+  }
+  const embedded = require('./esm/wasm-bytes.mjs')
+  return { bytes: embedded.default || embedded, file: 'lib/esm/wasm-bytes.mjs' }
+}
+
+// Node's random source for the WebAssembly backend, looked up on its first draw:
+// globalThis.crypto (Node >= 19, and whatever a caller put there), else node:crypto's.
+function nodeRandom () {
+  const c = globalThis.crypto
+  return c && typeof c.getRandomValues === 'function' ? c : require('crypto').webcrypto
+}
+
 function loadWasm (errors) {
   try {
-    return { binding: require('./backends/wasm'), file: path.join(__dirname, 'natrium.wasm') }
+    const { bytes, file } = wasmBytes(errors)
+    return wasmBackend({
+      module: bytes,
+      random: nodeRandom,
+      wrap: (ab) => Buffer.from(ab), // sodium-native's sodium_malloc gives Buffers
+      generic: env('NATRIUM_WASM_GENERIC', errors) === '1',
+      file
+    })
   } catch (err) {
     errors.push(`wasm: ${err.message}`)
     return null
@@ -132,26 +196,26 @@ function loadWasm (errors) {
 
 // load('native' | 'wasm') loads exactly that backend or throws; load() picks the first that works.
 // The result says which backend it is and which file it came from.
-function load (name = process.env.NATRIUM_BACKEND || '') {
+function load (name) {
+  const errors = []
+  if (name === undefined) name = env('NATRIUM_BACKEND', errors)
   if (name && !BACKENDS.includes(name)) {
     throw new Error(`NATRIUM_BACKEND must be one of ${BACKENDS.join(', ')} (got '${name}')`)
   }
   const key = name || 'auto'
   if (loaded.has(key)) return loaded.get(key)
-  const errors = []
   let found = null
-  let chosen = null
   for (const candidate of name ? [name] : BACKENDS) {
     found = candidate === 'native' ? loadNative(errors) : loadWasm(errors)
-    if (found) { chosen = candidate; break }
+    if (found) break
   }
   if (!found) {
     const what = name ? `the ${name} backend (forced by NATRIUM_BACKEND)` : 'any backend'
     throw new Error(`natrium could not load ${what}. Tried:\n  ${errors.join('\n  ')}`)
   }
-  const backend = { name: chosen, binding: found.binding, file: found.file }
-  loaded.set(key, backend)
-  return backend
+  found.errors = Object.freeze(errors)
+  loaded.set(key, found)
+  return found
 }
 
-module.exports = { load, libc, elfLibc, reportLibc, selectPrebuilds, nativeCandidates, BACKENDS }
+module.exports = { load, libc, env, elfLibc, reportLibc, selectPrebuilds, nativeCandidates, BACKENDS }

@@ -7,6 +7,8 @@ declare namespace sodium {
   export type Callback<T> = (error: Error | null, result?: T) => void;
   /** The backend in use. */
   export const backend: 'native' | 'wasm';
+  /** Why the backends tried before this one did not load, or a probe a sandbox refused (empty outside Node's entry). */
+  export const backendErrors: readonly string[];
   export function crypto_generichash_batch(out: TypedArray, batch: TypedArray[], key?: TypedArray | null): void;
   export const SODIUM_LIBRARY_VERSION_MAJOR: number;
   export const SODIUM_LIBRARY_VERSION_MINOR: number;

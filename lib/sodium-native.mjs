@@ -7,6 +7,7 @@ export const {
   SODIUM_LIBRARY_VERSION_MINOR,
   SODIUM_VERSION_STRING,
   backend,
+  backendErrors,
   crypto_aead_aegis128l_ABYTES,
   crypto_aead_aegis128l_KEYBYTES,
   crypto_aead_aegis128l_MESSAGEBYTES_MAX,

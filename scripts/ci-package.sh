@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 expected=("$@")
 if [ ${#expected[@]} -eq 0 ]; then
-  expected=(lib/natrium.wasm
+  expected=(lib/natrium.wasm lib/esm/wasm-bytes.mjs lib/esm/browser.mjs lib/esm/workerd.mjs lib/esm/init.mjs
     prebuilds/linux-x64/natrium.glibc.node prebuilds/linux-x64/natrium.musl.node
     prebuilds/linux-arm64/natrium.glibc.node prebuilds/linux-arm64/natrium.musl.node
     prebuilds/darwin-x64/natrium.node prebuilds/darwin-arm64/natrium.node

@@ -9,7 +9,8 @@
 //                                          export, and a named export for every function/constant
 //   lib/backends/wasm-functions/<family>.js          the WebAssembly backend's function per table entry
 //   lib/surfaces/wrappers/functions/<family>.js  the main API's function per definition of its
-//                                          spec.js (and index.js in both: each function's family)
+//                                          spec.js (and in both index.js, each function's family,
+//                                          and load.js, each family's file by a static require)
 //   lib/symbols/table.json                 the symbol table as the surfaces read it at run time:
 //                                          JSON.parse takes 2 ms where running lib/symbols/*.js
 //                                          took 15-20 ms of a cold require
@@ -27,7 +28,8 @@ const { symbols, FAMILIES } = require('../lib/symbols')
   Object.assign(m, { filename: file, loaded: true, exports: symbols })
   require.cache[file] = m
 }
-const { load } = require('../lib/loader')
+// lib/loader.js is required only once the family indexes and loaders are written (it loads them)
+const load = (...args) => require('../lib/loader').load(...args)
 const defs = require('../lib/surfaces/wrappers/spec')
 const { compile, KINDS } = require('./wrappers-plan')
 
@@ -130,6 +132,8 @@ function mainTypes (api, binding) {
   body.push(`${I}export const ready: Promise<void>;`)
   body.push(`${I}/** The backend in use. */`)
   body.push(`${I}export const backend: 'native' | 'wasm';`)
+  body.push(`${I}/** Why the backends tried before this one did not load, or a probe a sandbox refused (empty outside Node's entry). */`)
+  body.push(`${I}export const backendErrors: readonly string[];`)
   body.push(`${I}export const base64_variants: { ORIGINAL: number; ORIGINAL_NO_PADDING: number; URLSAFE: number; URLSAFE_NO_PADDING: number };`)
   for (const key of Object.keys(api).sort()) {
     const v = api[key]
@@ -165,6 +169,8 @@ function sodiumNativeTypes (surface) {
     `${I}export type Callback<T> = (error: Error | null, result?: T) => void;`,
     `${I}/** The backend in use. */`,
     `${I}export const backend: 'native' | 'wasm';`,
+    `${I}/** Why the backends tried before this one did not load, or a probe a sandbox refused (empty outside Node's entry). */`,
+    `${I}export const backendErrors: readonly string[];`,
     `${I}export function crypto_generichash_batch(out: ${TYPED}, batch: ${TYPED}[], key?: ${TYPED} | null): void;`
   ]
   for (const key of Object.keys(surface).sort()) {
@@ -309,6 +315,20 @@ function wasmIndex () {
   return L.join('\n') + '\n'
 }
 
+// Each family's file by name, with one static require each: loaded on first use under CommonJS,
+// and a plain import in the ES module build (scripts/build-esm.js), which bundlers follow.
+function familyLoader (families, what, dir) {
+  const L = [HEADER.replace('from lib/symbols and lib/surfaces/wrappers/spec.js', 'from lib/symbols').trimEnd(), "'use strict'"]
+  L.push(`// ${what}: the module of family f (${dir}/<f>.js).`)
+  L.push('module.exports = function load (f) {')
+  L.push('  switch (f) {')
+  for (const f of families) L.push(`    case '${f}': return require('./${f}')`)
+  L.push('  }')
+  L.push("  throw new Error(`no family ${f}`)")
+  L.push('}')
+  return L.join('\n') + '\n'
+}
+
 function wasmFunctions (family) {
   const names = wasmNames().filter((name) => symbols[name].family === family)
   const L = [HEADER.replace('from lib/symbols and lib/surfaces/wrappers/spec.js', 'from lib/symbols').trimEnd(), "'use strict'"]
@@ -318,13 +338,15 @@ function wasmFunctions (family) {
   L.push('module.exports = function wasmFunctions (rt) {')
   L.push(`  const { ${WASM_HELPERS.split(' ').join(', ')} } = rt`)
   L.push(`  const ${Array.from({ length: 10 }, (_, i) => `A${i} = ${i}`).join(', ')}`)
-  L.push('  // the module\'s index of each function, -1 where it has none')
-  L.push(`  const X = [\n${names.map((nm) => `    '${nm}'`).join(',\n')}\n  ].map(rt.index)`)
+  L.push('  // the names, and the module\'s index of each function (-1 where it has none)')
+  L.push(`  const N = [\n${names.map((nm) => `    '${nm}'`).join(',\n')}\n  ]`)
+  L.push('  const X = N.map(rt.index)')
   L.push('')
   names.forEach((name, k) => { L.push(...wasmFunction(name, symbols[name], k), '') })
   L.push('  const functions = {}')
   L.push(`  const all = [\n${names.map((nm) => `    ${nm}`).join(',\n')}\n  ]`)
-  L.push('  for (let k = 0; k < all.length; k++) if (X[k] >= 0) functions[all[k].name] = all[k]')
+  L.push('  // by the names in N, not fn.name: a bundler may rename the functions (esbuild: crypto_x2)')
+  L.push('  for (let k = 0; k < all.length; k++) if (X[k] >= 0) functions[N[k]] = all[k]')
   L.push('  return functions')
   L.push('}')
   return L.join('\n') + '\n'
@@ -336,6 +358,7 @@ function wasmFunctions (family) {
 // parameters checked and converted in order, the outputs allocated, the raw call, libsodium's
 // refusal turned into libsodium-wrappers' error, the result formatted.
 const mainFamily = (name) => symbols[defs[name].raw || name].family
+const mainFamilies = () => [...new Set(Object.keys(defs).map(mainFamily))]
 
 // Which file has each main-API function (lib/surfaces/wrappers.js loads a family's file on first use).
 function mainIndex () {
@@ -516,14 +539,22 @@ function esmEntry (names, from, what) {
   return lines.join('\n') + '\n'
 }
 
-// The code the surfaces run (written first: the declarations are read off the loaded surfaces).
-function codeOutputs () {
+// What loading a backend needs (written first: the rest is generated with a backend loaded).
+function indexOutputs () {
   return {
     'lib/symbols/table.json': table(),
     'lib/backends/wasm-functions/index.js': wasmIndex(),
     'lib/surfaces/wrappers/functions/index.js': mainIndex(),
+    'lib/backends/wasm-functions/load.js': familyLoader(FAMILIES, "The WebAssembly backend's functions", 'lib/backends/wasm-functions'),
+    'lib/surfaces/wrappers/functions/load.js': familyLoader(mainFamilies(), "The main API's generated functions", 'lib/surfaces/wrappers/functions')
+  }
+}
+
+// The code the surfaces run (written next: the declarations are read off the loaded surfaces).
+function codeOutputs () {
+  return {
     ...Object.fromEntries(FAMILIES.map((f) => [`lib/backends/wasm-functions/${f}.js`, wasmFunctions(f)])),
-    ...Object.fromEntries([...new Set(Object.keys(defs).map(mainFamily))].map((f) => [`lib/surfaces/wrappers/functions/${f}.js`, mainFunctions(f)]))
+    ...Object.fromEntries(mainFamilies().map((f) => [`lib/surfaces/wrappers/functions/${f}.js`, mainFunctions(f)]))
   }
 }
 
@@ -532,8 +563,8 @@ function declarationOutputs () {
   const api = require('../lib/surfaces/wrappers')(backend)
   const sn = require('../lib/surfaces/sodium-native')(backend)
   const types = mainTypes(api, backend.binding)
-  const mainNames = Object.keys(api).concat('backend').sort()
-  const snNames = Object.keys(sn).concat('backend').sort()
+  const mainNames = Object.keys(api).concat('backend', 'backendErrors').sort()
+  const snNames = Object.keys(sn).concat('backend', 'backendErrors').sort()
   return {
     'lib/index.d.ts': types.cjs,
     'lib/index.d.mts': types.esm,
@@ -543,12 +574,12 @@ function declarationOutputs () {
   }
 }
 
-const outputs = () => ({ ...codeOutputs(), ...declarationOutputs() })
+const outputs = () => ({ ...indexOutputs(), ...codeOutputs(), ...declarationOutputs() })
 
 if (require.main === module) {
   const check = process.argv.includes('--check')
   const stale = []
-  for (const files of [codeOutputs, declarationOutputs]) {
+  for (const files of [indexOutputs, codeOutputs, declarationOutputs]) {
     for (const [file, text] of Object.entries(files())) {
       const full = path.join(root, file)
       const old = fs.existsSync(full) ? fs.readFileSync(full, 'utf8') : null

@@ -194,4 +194,53 @@ describe('npm package', function () {
     assert.strictEqual(r.status, 0, r.stderr)
     assert.strictEqual(JSON.parse(r.stdout).backend, 'wasm')
   })
+
+  // esbuild is a devDependency; the bundles are made from the installed tarball
+  const esbuild = () => { try { return require('esbuild') } catch { return null } }
+  const APP = `
+    const answers = (sodium, sn) => {
+      const o = new Uint8Array(32)
+      sn.crypto_generichash(o, sodium.from_string('natrium'))
+      return { backend: sodium.backend, hash: sodium.crypto_generichash(32, 'natrium', null, 'hex'), sn: sodium.to_hex(o),
+        sig: sodium.to_hex(sodium.crypto_sign_detached('m', sodium.crypto_sign_seed_keypair(new Uint8Array(32).fill(1)).privateKey)),
+        errors: sodium.backendErrors }
+    }`
+
+  it('a server bundle (esbuild --platform=node --bundle) runs when moved away from node_modules', function () {
+    if (!esbuild()) this.skip()
+    fs.writeFileSync(path.join(project, 'server.js'), `${APP}
+      console.log(JSON.stringify(answers(require('natrium'), require('natrium/sodium-native'))))`)
+    const elsewhere = path.join(dir, 'elsewhere')
+    esbuild().buildSync({ entryPoints: [path.join(project, 'server.js')], bundle: true, platform: 'node', outfile: path.join(elsewhere, 'server.js'), logLevel: 'silent', absWorkingDir: project })
+    const r = spawnNode([path.join(elsewhere, 'server.js')], { cwd: elsewhere, encoding: 'utf8', env: { ...process.env, NATRIUM_BACKEND: '' } })
+    assert.strictEqual(r.status, 0, r.stderr)
+    const out = JSON.parse(r.stdout)
+    const main = require('../lib')
+    assert.strictEqual(out.backend, 'wasm')
+    assert.strictEqual(out.hash, main.crypto_generichash(32, 'natrium', null, 'hex'))
+    assert.strictEqual(out.sn, out.hash)
+    assert.strictEqual(out.sig, main.to_hex(main.crypto_sign_detached('m', main.crypto_sign_seed_keypair(new Uint8Array(32).fill(1)).privateKey)))
+    assert.match(out.errors.join('\n'), /lib\/natrium\.wasm: ENOENT/) // so it took the embedded bytes
+  })
+
+  it('an esbuild browser bundle needs no configuration and runs with no Node globals', function () {
+    if (!esbuild()) this.skip()
+    fs.writeFileSync(path.join(project, 'page.mjs'), `${APP}
+      import sodium from 'natrium'
+      import * as sn from 'natrium/sodium-native'
+      globalThis.result = answers(sodium, sn)`)
+    const bundle = esbuild().buildSync({ entryPoints: [path.join(project, 'page.mjs')], bundle: true, platform: 'browser', format: 'iife', minify: true, write: false, logLevel: 'silent', absWorkingDir: project })
+    assert.deepStrictEqual(bundle.warnings, [])
+    const code = bundle.outputFiles[0].text
+    const vm = require('vm')
+    const nodeCrypto = require('crypto')
+    const context = vm.createContext({ TextEncoder, TextDecoder, structuredClone, atob, crypto: { getRandomValues: (a) => nodeCrypto.getRandomValues(a) } })
+    vm.runInContext(code, context)
+    const out = JSON.parse(JSON.stringify(context.result))
+    const main = require('../lib')
+    assert.strictEqual(out.backend, 'wasm')
+    assert.strictEqual(out.hash, main.crypto_generichash(32, 'natrium', null, 'hex'))
+    assert.strictEqual(out.sn, out.hash)
+    assert.deepStrictEqual(out.errors, [])
+  })
 })

@@ -341,10 +341,11 @@ describe('loader: libc from an ELF program interpreter', function () {
 describe('loader: when nothing loads', function () {
   let dir
   before(() => {
-    // a copy of lib/ with no prebuilds, no local build and no wasm backend beside it
+    // a copy of lib/ with no prebuilds, no local build and no wasm module beside it (neither the
+    // file nor its embedded copy)
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'natrium-noload-'))
     fs.cpSync(path.join(root, 'lib'), path.join(dir, 'lib'), { recursive: true })
-    fs.rmSync(path.join(dir, 'lib', 'backends', 'wasm.js'), { force: true })
+    fs.rmSync(path.join(dir, 'lib', 'esm'), { recursive: true, force: true })
     fs.rmSync(path.join(dir, 'lib', 'natrium.wasm'), { force: true })
   })
   after(() => fs.rmSync(dir, { recursive: true, force: true }))
@@ -358,7 +359,8 @@ describe('loader: when nothing loads', function () {
     assert.match(r.stderr, /natrium could not load any backend\. Tried:/)
     assert.match(r.stderr, new RegExp(`prebuilds/${process.platform}-${process.arch}: no prebuild`))
     assert.match(r.stderr, /build[/\\]Release[/\\]natrium\.node: not found/)
-    assert.match(r.stderr, /wasm: Cannot find module '\.\/backends\/wasm'/)
+    assert.match(r.stderr, /lib\/natrium\.wasm: ENOENT/)
+    assert.match(r.stderr, /wasm: Cannot find module '\.\/esm\/wasm-bytes\.mjs'/)
   })
 
   it('a forced backend that cannot load is an error, not a fallback', () => {

@@ -74,14 +74,62 @@ describe('main API package', function () {
     }
   })
 
-  it('package.json: exports map with types first, no install scripts', () => {
+  it('package.json: exports map by runtime condition, types first, every file there', () => {
     const pkg = require('../package.json')
-    for (const sub of ['.', './sodium-native']) {
-      for (const cond of ['import', 'require']) {
-        assert.strictEqual(Object.keys(pkg.exports[sub][cond])[0], 'types', `${sub} ${cond}`)
-        for (const file of Object.values(pkg.exports[sub][cond])) assert.ok(fs.existsSync(path.join(root, file)), file)
+    // the file each runtime's conditions resolve to (first matching key wins, as in Node's resolver)
+    const resolve = (target, conditions) => {
+      if (typeof target === 'string') return target
+      for (const [key, value] of Object.entries(target)) {
+        if (key === 'default' || conditions.includes(key)) {
+          const r = resolve(value, conditions)
+          if (r) return r
+        }
+      }
+      return null
+    }
+    const expected = {
+      '.': {
+        node_require: './lib/index.js',
+        node_import: './lib/index.mjs',
+        bun: './lib/index.js',
+        deno: './lib/esm/browser.mjs',
+        browser: './lib/esm/browser.mjs',
+        workerd: './lib/esm/workerd.mjs',
+        other: './lib/esm/browser.mjs'
+      },
+      './sodium-native': {
+        node_require: './lib/sodium-native.js',
+        node_import: './lib/sodium-native.mjs',
+        bun: './lib/sodium-native.js',
+        deno: './lib/esm/browser-sodium-native.mjs',
+        browser: './lib/esm/browser-sodium-native.mjs',
+        workerd: './lib/esm/workerd-sodium-native.mjs',
+        other: './lib/esm/browser-sodium-native.mjs'
       }
     }
+    const runtimes = {
+      node_require: ['node', 'require'],
+      node_import: ['node', 'import'],
+      bun: ['bun', 'node', 'require'],
+      deno: ['deno', 'node', 'import'],
+      browser: ['browser', 'import', 'module'], // esbuild, webpack 5, Vite
+      workerd: ['workerd', 'worker', 'browser', 'import'], // wrangler
+      other: ['import']
+    }
+    for (const [sub, want] of Object.entries(expected)) {
+      for (const [runtime, conditions] of Object.entries(runtimes)) {
+        assert.strictEqual(resolve(pkg.exports[sub], conditions), want[runtime], `${sub} ${runtime}`)
+      }
+    }
+    assert.strictEqual(pkg.exports['./natrium.wasm'], './lib/natrium.wasm')
+    assert.strictEqual(resolve(pkg.exports['./init'], ['import']), './lib/esm/init.mjs')
+    // types first in every object that has them, and every file named exists
+    const walk = (v, where) => {
+      if (typeof v === 'string') { assert.ok(fs.existsSync(path.join(root, v)), `${where}: ${v}`); return }
+      if ('types' in v) assert.strictEqual(Object.keys(v)[0], 'types', where)
+      for (const [k, x] of Object.entries(v)) walk(x, `${where} ${k}`)
+    }
+    walk(pkg.exports, 'exports')
     assert.ok(!pkg.scripts.install && !pkg.scripts.postinstall)
   })
 })

@@ -11,6 +11,7 @@ const { mainIO, StateAddress } = require('./wrappers/io')
 const adapters = require('./wrappers/adapters')
 const extras = require('./wrappers/extras')
 const FAMILY = require('./wrappers/functions/index')
+const loadFamily = require('./wrappers/functions/load')
 const { lazyAll, isLazy } = require('../lazy')
 
 // Constants every surface shares, minus sodium-native's own (sn_*).
@@ -24,13 +25,13 @@ function constants (binding) {
   return out
 }
 
-module.exports = function wrappers ({ name, binding }) {
+module.exports = function wrappers ({ name, binding, errors = [] }) {
   const io = mainIO()
   const api = constants(binding)
   // one plain function per definition of wrappers/spec.js, generated into
   // wrappers/functions/<family>.js, compiled a family at a time when the first is read
   const families = Object.create(null)
-  const family = (f) => families[f] || (families[f] = require(`./wrappers/functions/${f}`)(binding, io, defs))
+  const family = (f) => families[f] || (families[f] = loadFamily(f)(binding, io, defs))
   const built = (fname) => family(FAMILY[fname])[fname]
   lazyAll(api, Object.keys(FAMILY), built)
   adapters(api, binding, io, built)
@@ -39,6 +40,8 @@ module.exports = function wrappers ({ name, binding }) {
   // Code written for libsodium-wrappers awaits this; here everything is ready at require time.
   api.ready = Promise.resolve()
   Object.defineProperty(api, 'backend', { value: name, enumerable: false })
+  // why the candidates tried before this backend did not load (lib/loader.js; empty elsewhere)
+  Object.defineProperty(api, 'backendErrors', { value: errors, enumerable: false })
   Object.defineProperty(api, 'StateAddress', { value: StateAddress, enumerable: false })
   return api
 }

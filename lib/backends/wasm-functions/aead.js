@@ -6,8 +6,8 @@
 module.exports = function wasmFunctions (rt) {
   const { M, slow, lengthOf, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
   const A0 = 0, A1 = 1, A2 = 2, A3 = 3, A4 = 4, A5 = 5, A6 = 6, A7 = 7, A8 = 8, A9 = 9
-  // the module's index of each function, -1 where it has none
-  const X = [
+  // the names, and the module's index of each function (-1 where it has none)
+  const N = [
     'crypto_aead_xchacha20poly1305_ietf_encrypt',
     'crypto_aead_xchacha20poly1305_ietf_decrypt',
     'crypto_aead_xchacha20poly1305_ietf_encrypt_detached',
@@ -44,7 +44,8 @@ module.exports = function wasmFunctions (rt) {
     'crypto_aead_aes256gcm_decrypt_afternm',
     'crypto_aead_aes256gcm_encrypt_detached_afternm',
     'crypto_aead_aes256gcm_decrypt_detached_afternm'
-  ].map(rt.index)
+  ]
+  const X = N.map(rt.index)
 
   // crypto_aead_xchacha20poly1305_ietf_encrypt: lib/symbols/aead.js
   function crypto_aead_xchacha20poly1305_ietf_encrypt (c, m, ad, nsec, npub, k) {
@@ -720,6 +721,7 @@ module.exports = function wasmFunctions (rt) {
     crypto_aead_aes256gcm_encrypt_detached_afternm,
     crypto_aead_aes256gcm_decrypt_detached_afternm
   ]
-  for (let k = 0; k < all.length; k++) if (X[k] >= 0) functions[all[k].name] = all[k]
+  // by the names in N, not fn.name: a bundler may rename the functions (esbuild: crypto_x2)
+  for (let k = 0; k < all.length; k++) if (X[k] >= 0) functions[N[k]] = all[k]
   return functions
 }

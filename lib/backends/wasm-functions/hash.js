@@ -6,8 +6,8 @@
 module.exports = function wasmFunctions (rt) {
   const { M, slow, lengthOf, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
   const A0 = 0, A1 = 1, A2 = 2, A3 = 3, A4 = 4, A5 = 5, A6 = 6, A7 = 7, A8 = 8, A9 = 9
-  // the module's index of each function, -1 where it has none
-  const X = [
+  // the names, and the module's index of each function (-1 where it has none)
+  const N = [
     'crypto_generichash',
     'crypto_generichash_keygen',
     'crypto_generichash_init',
@@ -61,7 +61,8 @@ module.exports = function wasmFunctions (rt) {
     'crypto_shorthash_siphash24',
     'crypto_shorthash_siphashx24',
     'crypto_shorthash_keygen'
-  ].map(rt.index)
+  ]
+  const X = N.map(rt.index)
 
   // crypto_generichash: lib/symbols/hash.js
   function crypto_generichash (out, in_, key) {
@@ -989,6 +990,7 @@ module.exports = function wasmFunctions (rt) {
     crypto_shorthash_siphashx24,
     crypto_shorthash_keygen
   ]
-  for (let k = 0; k < all.length; k++) if (X[k] >= 0) functions[all[k].name] = all[k]
+  // by the names in N, not fn.name: a bundler may rename the functions (esbuild: crypto_x2)
+  for (let k = 0; k < all.length; k++) if (X[k] >= 0) functions[N[k]] = all[k]
   return functions
 }

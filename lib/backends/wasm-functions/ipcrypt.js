@@ -6,8 +6,8 @@
 module.exports = function wasmFunctions (rt) {
   const { M, slow, lengthOf, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
   const A0 = 0, A1 = 1, A2 = 2, A3 = 3, A4 = 4, A5 = 5, A6 = 6, A7 = 7, A8 = 8, A9 = 9
-  // the module's index of each function, -1 where it has none
-  const X = [
+  // the names, and the module's index of each function (-1 where it has none)
+  const N = [
     'crypto_ipcrypt_keygen',
     'crypto_ipcrypt_encrypt',
     'crypto_ipcrypt_decrypt',
@@ -22,7 +22,8 @@ module.exports = function wasmFunctions (rt) {
     'crypto_ipcrypt_pfx_decrypt',
     'sodium_ip2bin',
     'sodium_bin2ip'
-  ].map(rt.index)
+  ]
+  const X = N.map(rt.index)
 
   // crypto_ipcrypt_keygen: lib/symbols/ipcrypt.js
   function crypto_ipcrypt_keygen (k) {
@@ -274,6 +275,7 @@ module.exports = function wasmFunctions (rt) {
     sodium_ip2bin,
     sodium_bin2ip
   ]
-  for (let k = 0; k < all.length; k++) if (X[k] >= 0) functions[all[k].name] = all[k]
+  // by the names in N, not fn.name: a bundler may rename the functions (esbuild: crypto_x2)
+  for (let k = 0; k < all.length; k++) if (X[k] >= 0) functions[N[k]] = all[k]
   return functions
 }

@@ -6,8 +6,8 @@
 module.exports = function wasmFunctions (rt) {
   const { M, slow, lengthOf, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
   const A0 = 0, A1 = 1, A2 = 2, A3 = 3, A4 = 4, A5 = 5, A6 = 6, A7 = 7, A8 = 8, A9 = 9
-  // the module's index of each function, -1 where it has none
-  const X = [
+  // the names, and the module's index of each function (-1 where it has none)
+  const N = [
     'crypto_kdf_derive_from_key',
     'crypto_kdf_keygen',
     'crypto_kdf_blake2b_derive_from_key',
@@ -27,7 +27,8 @@ module.exports = function wasmFunctions (rt) {
     'extension_pbkdf2_sha512_async',
     'extension_pbkdf2_sha256',
     'extension_pbkdf2_sha256_async'
-  ].map(rt.index)
+  ]
+  const X = N.map(rt.index)
 
   // crypto_kdf_derive_from_key: lib/symbols/kdf.js
   function crypto_kdf_derive_from_key (subkey, subkey_id, ctx, key) {
@@ -349,6 +350,7 @@ module.exports = function wasmFunctions (rt) {
     extension_pbkdf2_sha256,
     extension_pbkdf2_sha256_async
   ]
-  for (let k = 0; k < all.length; k++) if (X[k] >= 0) functions[all[k].name] = all[k]
+  // by the names in N, not fn.name: a bundler may rename the functions (esbuild: crypto_x2)
+  for (let k = 0; k < all.length; k++) if (X[k] >= 0) functions[N[k]] = all[k]
   return functions
 }

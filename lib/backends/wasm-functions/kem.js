@@ -6,8 +6,8 @@
 module.exports = function wasmFunctions (rt) {
   const { M, slow, lengthOf, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
   const A0 = 0, A1 = 1, A2 = 2, A3 = 3, A4 = 4, A5 = 5, A6 = 6, A7 = 7, A8 = 8, A9 = 9
-  // the module's index of each function, -1 where it has none
-  const X = [
+  // the names, and the module's index of each function (-1 where it has none)
+  const N = [
     'crypto_kem_keypair',
     'crypto_kem_seed_keypair',
     'crypto_kem_enc',
@@ -22,7 +22,8 @@ module.exports = function wasmFunctions (rt) {
     'crypto_kem_mlkem768_enc',
     'crypto_kem_mlkem768_dec',
     'crypto_kem_mlkem768_enc_deterministic'
-  ].map(rt.index)
+  ]
+  const X = N.map(rt.index)
 
   // crypto_kem_keypair: lib/symbols/kem.js
   function crypto_kem_keypair (pk, sk) {
@@ -290,6 +291,7 @@ module.exports = function wasmFunctions (rt) {
     crypto_kem_mlkem768_dec,
     crypto_kem_mlkem768_enc_deterministic
   ]
-  for (let k = 0; k < all.length; k++) if (X[k] >= 0) functions[all[k].name] = all[k]
+  // by the names in N, not fn.name: a bundler may rename the functions (esbuild: crypto_x2)
+  for (let k = 0; k < all.length; k++) if (X[k] >= 0) functions[N[k]] = all[k]
   return functions
 }

@@ -6,8 +6,8 @@
 module.exports = function wasmFunctions (rt) {
   const { M, slow, lengthOf, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
   const A0 = 0, A1 = 1, A2 = 2, A3 = 3, A4 = 4, A5 = 5, A6 = 6, A7 = 7, A8 = 8, A9 = 9
-  // the module's index of each function, -1 where it has none
-  const X = [
+  // the names, and the module's index of each function (-1 where it has none)
+  const N = [
     'crypto_pwhash',
     'crypto_pwhash_str',
     'crypto_pwhash_str_verify',
@@ -32,7 +32,8 @@ module.exports = function wasmFunctions (rt) {
     'crypto_pwhash_scryptsalsa208sha256_async',
     'crypto_pwhash_scryptsalsa208sha256_str_async',
     'crypto_pwhash_scryptsalsa208sha256_str_verify_async'
-  ].map(rt.index)
+  ]
+  const X = N.map(rt.index)
 
   // crypto_pwhash: lib/symbols/pwhash.js
   function crypto_pwhash (out, passwd, salt, opslimit, memlimit, alg) {
@@ -393,6 +394,7 @@ module.exports = function wasmFunctions (rt) {
     crypto_pwhash_scryptsalsa208sha256_str_async,
     crypto_pwhash_scryptsalsa208sha256_str_verify_async
   ]
-  for (let k = 0; k < all.length; k++) if (X[k] >= 0) functions[all[k].name] = all[k]
+  // by the names in N, not fn.name: a bundler may rename the functions (esbuild: crypto_x2)
+  for (let k = 0; k < all.length; k++) if (X[k] >= 0) functions[N[k]] = all[k]
   return functions
 }

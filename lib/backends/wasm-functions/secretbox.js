@@ -6,8 +6,8 @@
 module.exports = function wasmFunctions (rt) {
   const { M, slow, lengthOf, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
   const A0 = 0, A1 = 1, A2 = 2, A3 = 3, A4 = 4, A5 = 5, A6 = 6, A7 = 7, A8 = 8, A9 = 9
-  // the module's index of each function, -1 where it has none
-  const X = [
+  // the names, and the module's index of each function (-1 where it has none)
+  const N = [
     'crypto_secretbox_easy',
     'crypto_secretbox_open_easy',
     'crypto_secretbox_detached',
@@ -28,7 +28,8 @@ module.exports = function wasmFunctions (rt) {
     'crypto_secretstream_xchacha20poly1305_push',
     'crypto_secretstream_xchacha20poly1305_pull',
     'crypto_secretstream_xchacha20poly1305_rekey'
-  ].map(rt.index)
+  ]
+  const X = N.map(rt.index)
 
   // crypto_secretbox_easy: lib/symbols/secretbox.js
   function crypto_secretbox_easy (c, m, n, k) {
@@ -394,6 +395,7 @@ module.exports = function wasmFunctions (rt) {
     crypto_secretstream_xchacha20poly1305_pull,
     crypto_secretstream_xchacha20poly1305_rekey
   ]
-  for (let k = 0; k < all.length; k++) if (X[k] >= 0) functions[all[k].name] = all[k]
+  // by the names in N, not fn.name: a bundler may rename the functions (esbuild: crypto_x2)
+  for (let k = 0; k < all.length; k++) if (X[k] >= 0) functions[N[k]] = all[k]
   return functions
 }

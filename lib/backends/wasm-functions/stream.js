@@ -6,8 +6,8 @@
 module.exports = function wasmFunctions (rt) {
   const { M, slow, lengthOf, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
   const A0 = 0, A1 = 1, A2 = 2, A3 = 3, A4 = 4, A5 = 5, A6 = 6, A7 = 7, A8 = 8, A9 = 9
-  // the module's index of each function, -1 where it has none
-  const X = [
+  // the names, and the module's index of each function (-1 where it has none)
+  const N = [
     'crypto_stream',
     'crypto_stream_xor',
     'crypto_stream_keygen',
@@ -64,7 +64,8 @@ module.exports = function wasmFunctions (rt) {
     'crypto_stream_xchacha20_xor_wrap_update',
     'crypto_stream_xchacha20_xor_final',
     'crypto_stream_xchacha20_xor_wrap_final'
-  ].map(rt.index)
+  ]
+  const X = N.map(rt.index)
 
   // crypto_stream: lib/symbols/stream.js
   function crypto_stream (c, n, k) {
@@ -1048,6 +1049,7 @@ module.exports = function wasmFunctions (rt) {
     crypto_stream_xchacha20_xor_final,
     crypto_stream_xchacha20_xor_wrap_final
   ]
-  for (let k = 0; k < all.length; k++) if (X[k] >= 0) functions[all[k].name] = all[k]
+  // by the names in N, not fn.name: a bundler may rename the functions (esbuild: crypto_x2)
+  for (let k = 0; k < all.length; k++) if (X[k] >= 0) functions[N[k]] = all[k]
   return functions
 }

@@ -2,7 +2,7 @@
 // The main-API functions with no single raw counterpart of the same shape: libsodium-wrappers'
 // helpers (codecs, comparisons, padding), functions that take or return strings, and the few
 // places where its conditions differ from the raw layer's.
-const { Buffer } = require('buffer')
+const { utf8 } = require('../../codecs')
 const { formatCode, encode, encodeAs, bytesOf, lengthOf, readable, isRefusal, numberOf, describe, inputTypeError, lengthError, FORMATS } = require('./io')
 const { isUint8Array, typedArrayBuffer, typedArrayByteOffset, u8Set, u8Fill, U8 } = require('../../intrinsics')
 
@@ -43,7 +43,7 @@ function base64Variant (variant) {
 // when it cannot fit and so cannot be one libsodium wrote.
 function hashString (s, size) {
   if (typeof s !== 'string') throw new TypeError(`hashed_password must be a string, got ${describe(s)}`)
-  const bytes = Buffer.from(s, 'utf8')
+  const bytes = utf8(s)
   if (bytes.length >= size) return null
   const buf = new U8(size)
   u8Set(buf, bytes)
@@ -184,7 +184,7 @@ module.exports = function adapters (api, binding, io, built) {
       if (isRefusal(err)) throw new Error('unsupported/invalid padding', { cause: err })
       throw err
     }
-    const out = new U8(n) // a copy, never a view (Buffer#slice would give one)
+    const out = new U8(n) // a copy, never a view
     u8Set(out, new U8(typedArrayBuffer(buf), typedArrayByteOffset(buf), n))
     return out
   }
@@ -238,7 +238,7 @@ module.exports = function adapters (api, binding, io, built) {
       id = BigInt(id)
     }
     if (typeof ctx !== 'string') throw new TypeError(`ctx must be a string, got ${describe(ctx)}`)
-    const ctxBytes = Buffer.from(ctx, 'utf8')
+    const ctxBytes = utf8(ctx)
     if (ctxBytes.length !== kdfContextBytes) throw lengthError('ctx', `crypto_kdf_CONTEXTBYTES (${kdfContextBytes})`, ctxBytes.length)
     if (key === null || key === undefined) throw inputTypeError('key', key)
     const k = bytesOf(key, 'key')

@@ -6,7 +6,7 @@
 //
 // Async work never touches the scratch views the synchronous functions share: its inputs are
 // copied (so the caller may reuse them at once) and its outputs are allocated per call.
-const { Buffer } = require('buffer')
+const codecs = require('../../codecs')
 const { formatCode, bytesOf, numberOf, inputTypeError, isRefusal, UINT8ARRAY, encode } = require('./io')
 const { U8 } = require('../../intrinsics')
 
@@ -21,7 +21,7 @@ function formatted (out, code) {
 
 function cString (out) {
   const end = out.indexOf(0)
-  return Buffer.from(out.buffer, out.byteOffset, end < 0 ? out.length : end).toString('latin1')
+  return codecs.latin1(out, end < 0 ? out.length : end)
 }
 
 // A promise for fn(), rejected (not thrown) when fn throws synchronously.
@@ -124,7 +124,7 @@ module.exports = function extras (api, binding, built) {
         formatCode(outputFormat)
         if (typeof hashedPassword !== 'string') return sync.verify(hashedPassword, password) // throws its TypeError
         const pw = bytesArg(password, 'password')
-        const bytes = Buffer.from(hashedPassword, 'utf8')
+        const bytes = codecs.utf8(hashedPassword)
         if (pw.length === 0 || bytes.length >= size) return sync.verify(hashedPassword, pw)
         const str = new U8(new ArrayBuffer(size))
         str.set(bytes)

@@ -17,7 +17,7 @@
 // Inputs are recognised and measured through built-ins captured at load (lib/intrinsics.js): no
 // getter, Proxy trap or patched prototype method of the caller's runs during a call, so no other
 // call can start in the middle of one and find the scratch views half filled.
-const { Buffer } = require('buffer')
+const codecs = require('../../codecs')
 const {
   isUint8Array, typedArrayName, typedArrayBuffer, typedArrayByteOffset, typedArrayByteLength, isView,
   emptyViewState, DETACHED, OUT_OF_BOUNDS, u8Set, u8Fill, U8
@@ -55,17 +55,11 @@ function formatCode (format) {
   return code
 }
 
-// Node's encoders read a Buffer; a view on the bytes' own ArrayBuffer would make V8 move a small
-// on-heap array off the heap, so small inputs are copied into a scratch Buffer (and wiped).
-const encodeScratch = Buffer.allocUnsafeSlow(SMALL)
-
+// bytes as 'hex', 'base64' (padded) or 'base64url' (unpadded), as Node's Buffer#toString writes
+// them (lib/codecs.js: no Buffer, so the same code runs in every runtime).
 function encodeAs (bytes, encoding) {
-  const n = typedArrayByteLength(bytes)
-  if (n > SMALL) return Buffer.from(typedArrayBuffer(bytes), typedArrayByteOffset(bytes), n).toString(encoding)
-  u8Set(encodeScratch, bytes)
-  const s = encodeScratch.toString(encoding, 0, n)
-  u8Fill(encodeScratch, 0, 0, n)
-  return s
+  if (encoding === 'hex') return codecs.hex(bytes)
+  return codecs.base64(bytes, encoding === 'base64url', encoding === 'base64')
 }
 
 // Strings as libsodium-wrappers formats them: hex lowercase, base64 URL-safe without padding,
@@ -104,7 +98,7 @@ function readable (x, name) {
 // UTF-8, anything else a TypeError naming the parameter.
 function bytesOf (x, name) {
   if (isUint8Array(x)) return readable(x, name)
-  if (typeof x === 'string') return Buffer.from(x, 'utf8')
+  if (typeof x === 'string') return codecs.utf8(x)
   throw inputTypeError(name, x)
 }
 
@@ -187,7 +181,7 @@ function mainIO () {
         u8Set(v, x)
         return v
       }
-      if (typeof x === 'string') return Buffer.from(x, 'utf8') // pooled, off-heap
+      if (typeof x === 'string') return codecs.utf8(x)
       throw inputTypeError(name, x)
     }
   }

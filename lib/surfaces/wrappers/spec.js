@@ -6,8 +6,8 @@
 // Where libsodium-wrappers is stricter than the raw layer (an exact length where the raw function
 // takes a range), `len` says so; where it checks less (it reads past a short buffer, or ignores a
 // failure), natrium keeps the raw checks: see docs/api.md, "What differs".
-const { Buffer } = require('buffer')
 const { U8 } = require('../../intrinsics')
+const codecs = require('../../codecs')
 
 const defs = {}
 const def = (name, params, opts = {}) => { defs[name] = Object.assign({ params }, opts) }
@@ -248,7 +248,7 @@ for (const p of ['crypto_pwhash', 'crypto_pwhash_scryptsalsa208sha256']) {
 }
 
 function latin1 (bytes, n) {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, n).toString('latin1')
+  return codecs.latin1(bytes, n)
 }
 
 module.exports = defs
