@@ -29,12 +29,13 @@ const {
 // 'latin1' is windows-1252, which maps 0x80-0x9f elsewhere, so it is not used). The built-ins are
 // captured at load, as in lib/intrinsics.js.
 const encoder = new TextEncoder()
-const encodeInto = Function.prototype.call.bind(TextEncoder.prototype.encode)
+const encode8 = Function.prototype.call.bind(TextEncoder.prototype.encode)
+const encodeInto = Function.prototype.call.bind(TextEncoder.prototype.encodeInto)
 const fromCharCode = String.fromCharCode
 const apply = Function.prototype.call.bind(Function.prototype.apply)
 
 // A string as UTF-8 bytes (lone surrogates become U+FFFD, as Buffer.from(s, 'utf8') does).
-const utf8 = (s) => encodeInto(encoder, s)
+const utf8 = (s) => encode8(encoder, s)
 
 // The tables are made on first use: a cold require should not pay for them.
 let HEX_DIGITS = null
@@ -246,6 +247,13 @@ function mainIO () {
   // The last small input each slot saw: an input seen twice in a row (a key, a fixed nonce) is
   // passed as it is (V8 moves it off the heap once, then never again), a new one is copied.
   const last = new Array(SLOTS).fill(null)
+  // a short string is written into the slot's scratch (at most 3 bytes per UTF-16 unit): no new
+  // ArrayBuffer per call
+  function stringInput (x, slot) {
+    if (x.length * 3 > SMALL) return utf8(x)
+    last[slot] = null
+    return slots[slot][encodeInto(encoder, x, slots[slot][SMALL]).written]
+  }
   return {
     // a buffer the raw function writes n bytes into
     target (n, slot) {
@@ -269,7 +277,7 @@ function mainIO () {
         u8Set(v, x)
         return v
       }
-      if (typeof x === 'string') return codecs.utf8(x)
+      if (typeof x === 'string') return stringInput(x, slot)
       throw inputTypeError(name, x)
     }
   }
