@@ -12,7 +12,6 @@
 const path = require('path')
 const fs = require('fs')
 const nativeBackend = require('./backends/native')
-const wasmBackend = require('./backends/wasm')
 
 const root = path.join(__dirname, '..')
 const BACKENDS = ['native', 'wasm']
@@ -181,7 +180,7 @@ function nodeRandom () {
 function loadWasm (errors) {
   try {
     const { bytes, file } = wasmBytes(errors)
-    return wasmBackend({
+    return require('./backends/wasm')({
       module: bytes,
       random: nodeRandom,
       wrap: (ab) => Buffer.from(ab), // sodium-native's sodium_malloc gives Buffers

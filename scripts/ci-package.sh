@@ -15,6 +15,7 @@ if [ ${#expected[@]} -eq 0 ]; then
     prebuilds/win32-x64/natrium.node)
 fi
 
+node scripts/build-esm.js # lib/esm: a build output the tarball carries (the entries for browsers, workers, Deno)
 rm -f natrium-*.tgz
 tarball=$(npm pack --ignore-scripts --silent | tail -n1)
 listing=$(tar tzf "$tarball")

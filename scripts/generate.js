@@ -9,8 +9,8 @@
 //                                          export, and a named export for every function/constant
 //   lib/backends/wasm-functions/<family>.js          the WebAssembly backend's function per table entry
 //   lib/surfaces/wrappers/functions/<family>.js  the main API's function per definition of its
-//                                          spec.js (and in both index.js, each function's family,
-//                                          and load.js, each family's file by a static require)
+//                                          spec.js (and index.js in both: each function's family,
+//                                          and each family's file by a static require)
 //   lib/symbols/table.json                 the symbol table as the surfaces read it at run time:
 //                                          JSON.parse takes 2 ms where running lib/symbols/*.js
 //                                          took 15-20 ms of a cold require
@@ -310,23 +310,25 @@ const wasmNames = () => Object.keys(symbols).filter((name) => !symbols[name].nat
 // Which file has each function (lib/backends/wasm.js loads a family's file on first use).
 function wasmIndex () {
   const L = [HEADER.replace('from lib/symbols and lib/surfaces/wrappers/spec.js', 'from lib/symbols').trimEnd(), "'use strict'"]
-  L.push('// The family file (lib/backends/wasm-functions/<family>.js) of each function of the WebAssembly backend.')
-  L.push(`module.exports = {\n${wasmNames().map((n) => `  ${n}: '${symbols[n].family}'`).join(',\n')}\n}`)
+  L.push('// family: the family file (lib/backends/wasm-functions/<family>.js) of each function of the')
+  L.push('// WebAssembly backend; load(f): that file\'s module.')
+  L.push(`const family = {\n${wasmNames().map((n) => `  ${n}: '${symbols[n].family}'`).join(',\n')}\n}`)
+  L.push(...familyLoader(FAMILIES))
   return L.join('\n') + '\n'
 }
 
 // Each family's file by name, with one static require each: loaded on first use under CommonJS,
 // and a plain import in the ES module build (scripts/build-esm.js), which bundlers follow.
-function familyLoader (families, what, dir) {
-  const L = [HEADER.replace('from lib/symbols and lib/surfaces/wrappers/spec.js', 'from lib/symbols').trimEnd(), "'use strict'"]
-  L.push(`// ${what}: the module of family f (${dir}/<f>.js).`)
-  L.push('module.exports = function load (f) {')
+function familyLoader (families) {
+  const L = ['// one static require per family: loaded on first use under CommonJS, an import in the ES module', '// build (scripts/build-esm.js), which bundlers follow']
+  L.push('function load (f) {')
   L.push('  switch (f) {')
   for (const f of families) L.push(`    case '${f}': return require('./${f}')`)
   L.push('  }')
   L.push("  throw new Error(`no family ${f}`)")
   L.push('}')
-  return L.join('\n') + '\n'
+  L.push('module.exports = { family, load }')
+  return L
 }
 
 function wasmFunctions (family) {
@@ -363,9 +365,10 @@ const mainFamilies = () => [...new Set(Object.keys(defs).map(mainFamily))]
 // Which file has each main-API function (lib/surfaces/wrappers.js loads a family's file on first use).
 function mainIndex () {
   const L = [HEADER.trimEnd(), "'use strict'"]
-  L.push('// The family file (lib/surfaces/wrappers/functions/<family>.js) of each generated main-API function,')
-  L.push('// in the order of lib/surfaces/wrappers/spec.js.')
-  L.push(`module.exports = {\n${Object.keys(defs).map((n) => `  ${n}: '${mainFamily(n)}'`).join(',\n')}\n}`)
+  L.push('// family: the family file (lib/surfaces/wrappers/functions/<family>.js) of each generated main-API')
+  L.push('// function, in the order of lib/surfaces/wrappers/spec.js; load(f): that file\'s module.')
+  L.push(`const family = {\n${Object.keys(defs).map((n) => `  ${n}: '${mainFamily(n)}'`).join(',\n')}\n}`)
+  L.push(...familyLoader(mainFamilies()))
   return L.join('\n') + '\n'
 }
 
@@ -544,9 +547,7 @@ function indexOutputs () {
   return {
     'lib/symbols/table.json': table(),
     'lib/backends/wasm-functions/index.js': wasmIndex(),
-    'lib/surfaces/wrappers/functions/index.js': mainIndex(),
-    'lib/backends/wasm-functions/load.js': familyLoader(FAMILIES, "The WebAssembly backend's functions", 'lib/backends/wasm-functions'),
-    'lib/surfaces/wrappers/functions/load.js': familyLoader(mainFamilies(), "The main API's generated functions", 'lib/surfaces/wrappers/functions')
+    'lib/surfaces/wrappers/functions/index.js': mainIndex()
   }
 }
 

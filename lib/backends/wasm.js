@@ -33,8 +33,7 @@ const {
   u8IndexOf, U8, viewArg, viewBuffer, unreadable
 } = require('../intrinsics')
 const { lazyAll } = require('../lazy')
-const familyOf = require('./wasm-functions/index')
-const loadFamily = require('./wasm-functions/load')
+const { family: familyOf, load: loadFamily } = require('./wasm-functions/index')
 
 // Slot layout and kinds: see src/wasm.c. A slot is 6 u32s: kind, output, data, len, number (f64).
 const UNDEFINED = 0

@@ -10,8 +10,7 @@ const defs = require('./wrappers/spec')
 const { mainIO, StateAddress } = require('./wrappers/io')
 const adapters = require('./wrappers/adapters')
 const extras = require('./wrappers/extras')
-const FAMILY = require('./wrappers/functions/index')
-const loadFamily = require('./wrappers/functions/load')
+const { family: FAMILY, load: loadFamily } = require('./wrappers/functions/index')
 const { lazyAll, isLazy } = require('../lazy')
 
 // Constants every surface shares, minus sodium-native's own (sn_*).

@@ -2,8 +2,7 @@
 // The main-API functions with no single raw counterpart of the same shape: libsodium-wrappers'
 // helpers (codecs, comparisons, padding), functions that take or return strings, and the few
 // places where its conditions differ from the raw layer's.
-const { utf8 } = require('../../codecs')
-const { formatCode, encode, encodeAs, bytesOf, lengthOf, readable, isRefusal, numberOf, describe, inputTypeError, lengthError, FORMATS } = require('./io')
+const { codecs: { utf8 }, formatCode, encode, encodeAs, bytesOf, lengthOf, readable, isRefusal, numberOf, describe, inputTypeError, lengthError, FORMATS } = require('./io')
 const { isUint8Array, typedArrayBuffer, typedArrayByteOffset, u8Set, u8Fill, U8 } = require('../../intrinsics')
 
 const BASE64_VARIANTS = Object.freeze({ ORIGINAL: 1, ORIGINAL_NO_PADDING: 3, URLSAFE: 5, URLSAFE_NO_PADDING: 7 })

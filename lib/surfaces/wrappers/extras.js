@@ -6,8 +6,7 @@
 //
 // Async work never touches the scratch views the synchronous functions share: its inputs are
 // copied (so the caller may reuse them at once) and its outputs are allocated per call.
-const codecs = require('../../codecs')
-const { formatCode, bytesOf, numberOf, inputTypeError, isRefusal, UINT8ARRAY, encode } = require('./io')
+const { codecs, formatCode, bytesOf, numberOf, inputTypeError, isRefusal, UINT8ARRAY, encode } = require('./io')
 const { U8 } = require('../../intrinsics')
 
 function bytesArg (x, name) {

@@ -17,11 +17,100 @@
 // Inputs are recognised and measured through built-ins captured at load (lib/intrinsics.js): no
 // getter, Proxy trap or patched prototype method of the caller's runs during a call, so no other
 // call can start in the middle of one and find the scratch views half filled.
-const codecs = require('../../codecs')
 const {
   isUint8Array, typedArrayName, typedArrayBuffer, typedArrayByteOffset, typedArrayByteLength, isView,
   emptyViewState, DETACHED, OUT_OF_BOUNDS, u8Set, u8Fill, U8
 } = require('../../intrinsics')
+
+// --- codecs ---------------------------------------------------------------------------------------
+// Byte <-> string conversions in plain JavaScript, so that the surfaces run wherever WebAssembly
+// does (browsers, workers, Deno, Bun, workerd): no Buffer. Hex and base64 as Buffer#toString
+// writes them (hex lowercase); UTF-8 through TextEncoder; Latin-1 byte for byte (TextDecoder's
+// 'latin1' is windows-1252, which maps 0x80-0x9f elsewhere, so it is not used). The built-ins are
+// captured at load, as in lib/intrinsics.js.
+const encoder = new TextEncoder()
+const encode8 = Function.prototype.call.bind(TextEncoder.prototype.encode)
+const encodeInto = Function.prototype.call.bind(TextEncoder.prototype.encodeInto)
+const fromCharCode = String.fromCharCode
+const apply = Function.prototype.call.bind(Function.prototype.apply)
+
+// A string as UTF-8 bytes (lone surrogates become U+FFFD, as Buffer.from(s, 'utf8') does).
+const utf8 = (s) => encode8(encoder, s)
+
+// The tables are made on first use: a cold require should not pay for them.
+let HEX_DIGITS = null
+function hexTable () {
+  const t = []
+  for (let i = 0; i < 256; i++) t.push((i < 16 ? '0' : '') + i.toString(16))
+  return t
+}
+
+// Strings are built a chunk at a time: one piece per byte would make a deep rope for large inputs.
+const CHUNK = 8192
+
+function hex (bytes) {
+  const T = HEX_DIGITS === null ? (HEX_DIGITS = hexTable()) : HEX_DIGITS
+  const n = typedArrayByteLength(bytes)
+  let out = ''
+  for (let start = 0; start < n; start += CHUNK) {
+    const end = start + CHUNK < n ? start + CHUNK : n
+    let s = ''
+    for (let i = start; i < end; i++) s += T[bytes[i]]
+    out += s
+  }
+  return out
+}
+
+const STANDARD = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+const URLSAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+// Pairs of digits: 12 bits of input at a time.
+function pairs (alphabet) {
+  const t = []
+  for (let i = 0; i < 4096; i++) t.push(alphabet[i >> 6] + alphabet[i & 63])
+  return t
+}
+let STANDARD_PAIRS = null
+let URLSAFE_PAIRS = null
+
+// base64 of bytes: urlsafe selects the alphabet, padded the trailing '='.
+function base64 (bytes, urlsafe, padded) {
+  const n = typedArrayByteLength(bytes)
+  const P = urlsafe
+    ? (URLSAFE_PAIRS === null ? (URLSAFE_PAIRS = pairs(URLSAFE)) : URLSAFE_PAIRS)
+    : (STANDARD_PAIRS === null ? (STANDARD_PAIRS = pairs(STANDARD)) : STANDARD_PAIRS)
+  const A = urlsafe ? URLSAFE : STANDARD
+  const whole = n - n % 3
+  let out = ''
+  for (let start = 0; start < whole; start += CHUNK * 3) {
+    const end = start + CHUNK * 3 < whole ? start + CHUNK * 3 : whole
+    let s = ''
+    for (let i = start; i < end; i += 3) {
+      const v = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2]
+      s += P[v >> 12] + P[v & 4095]
+    }
+    out += s
+  }
+  if (n - whole === 1) {
+    const v = bytes[whole]
+    out += A[v >> 2] + A[(v & 3) << 4] + (padded ? '==' : '')
+  } else if (n - whole === 2) {
+    const v = (bytes[whole] << 8) | bytes[whole + 1]
+    out += A[v >> 10] + A[(v >> 4) & 63] + A[(v & 15) << 2] + (padded ? '=' : '')
+  }
+  return out
+}
+
+// The first n bytes of bytes, one character each (U+0000-U+00FF).
+function latin1 (bytes, n) {
+  let out = ''
+  for (let start = 0; start < n; start += CHUNK) {
+    const end = start + CHUNK < n ? start + CHUNK : n
+    out += apply(fromCharCode, null, new U8(bytes.buffer, bytes.byteOffset + start, end - start))
+  }
+  return out
+}
+
+const codecs = { utf8, hex, base64, latin1 }
 
 const SMALL = 64 // V8's typed_array_max_size_in_heap
 const SLOTS = 12 // scratch areas: enough for the outputs and inputs of any one call
@@ -56,7 +145,7 @@ function formatCode (format) {
 }
 
 // bytes as 'hex', 'base64' (padded) or 'base64url' (unpadded), as Node's Buffer#toString writes
-// them (lib/codecs.js: no Buffer, so the same code runs in every runtime).
+// them (the codecs above: no Buffer, so the same code runs in every runtime).
 function encodeAs (bytes, encoding) {
   if (encoding === 'hex') return codecs.hex(bytes)
   return codecs.base64(bytes, encoding === 'base64url', encoding === 'base64')
@@ -158,6 +247,13 @@ function mainIO () {
   // The last small input each slot saw: an input seen twice in a row (a key, a fixed nonce) is
   // passed as it is (V8 moves it off the heap once, then never again), a new one is copied.
   const last = new Array(SLOTS).fill(null)
+  // a short string is written into the slot's scratch (at most 3 bytes per UTF-16 unit): no new
+  // ArrayBuffer per call
+  function stringInput (x, slot) {
+    if (x.length * 3 > SMALL) return utf8(x)
+    last[slot] = null
+    return slots[slot][encodeInto(encoder, x, slots[slot][SMALL]).written]
+  }
   return {
     // a buffer the raw function writes n bytes into
     target (n, slot) {
@@ -181,13 +277,14 @@ function mainIO () {
         u8Set(v, x)
         return v
       }
-      if (typeof x === 'string') return codecs.utf8(x)
+      if (typeof x === 'string') return stringInput(x, slot)
       throw inputTypeError(name, x)
     }
   }
 }
 
 module.exports = {
+  codecs,
   SMALL,
   SLOTS,
   FORMATS,

@@ -7,7 +7,7 @@
 // takes a range), `len` says so; where it checks less (it reads past a short buffer, or ignores a
 // failure), natrium keeps the raw checks: see docs/api.md, "What differs".
 const { U8 } = require('../../intrinsics')
-const codecs = require('../../codecs')
+const { codecs } = require('./io')
 
 const defs = {}
 const def = (name, params, opts = {}) => { defs[name] = Object.assign({ params }, opts) }
