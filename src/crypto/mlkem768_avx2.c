@@ -250,22 +250,89 @@ static void absorb4(uint64_t s[100], const unsigned char seed[32], const unsigne
 #define SHAKE128_RATE 168
 #define SHAKE256_RATE 136
 
+/* The pshufb control that moves the 16-bit lanes picked by an 8-bit mask to the front, in
+ * order (filled in at load by nat_mlkem768_avx2_init). */
+static _Alignas(16) unsigned char compact[256][16];
+
+void nat_mlkem768_avx2_init(void) {
+  for (unsigned m = 0; m < 256; m++) {
+    size_t n = 0;
+    for (unsigned i = 0; i < 8; i++) {
+      if (m >> i & 1) {
+        compact[m][2 * n] = (unsigned char) (2 * i);
+        compact[m][2 * n + 1] = (unsigned char) (2 * i + 1);
+        n++;
+      }
+    }
+    for (; n < 8; n++) compact[m][2 * n] = compact[m][2 * n + 1] = 0x80;
+  }
+}
+
+/* Algorithm 7's loop on 168 bytes, sixteen candidates (24 bytes) at a time: the bytes of
+ * candidates 0-7 to the low half, 8-15 to the high half, each candidate's two bytes to a 16-bit
+ * lane, the odd ones shifted down by 4, all masked to 12 bits and compared with q; the accepted
+ * lanes of each half are moved to the front by a table lookup and stored (up to 8 lanes beyond
+ * the count: out has room) in order, as the scalar loop takes them. Public data only. */
+#define SAMPLE_SLACK 16
+AVX2 __attribute__((target("popcnt"))) static size_t rej_uniform_avx2(int16_t *out, size_t ctr,
+                                                                       const unsigned char buf[SHAKE128_RATE + 8]) {
+  const __m256i spread = _mm256_setr_epi8(0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11,
+                                          4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 11, 12, 13, 14, 14, 15);
+  for (size_t pos = 0; pos < SHAKE128_RATE && ctr < N; pos += 24) {
+    const __m256i raw = _mm256_loadu_si256((const __m256i *) (const void *) (buf + pos));
+    /* qwords 0, 1 | 1, 2: bytes 0-15 low, 8-23 high (candidate 8's bytes start at 12 = 8 + 4) */
+    __m256i x = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(raw, 0x94), spread);
+    x = _mm256_blend_epi16(x, _mm256_srli_epi16(x, 4), 0xaa);
+    x = _mm256_and_si256(x, V16(0xfff));
+    const __m256i good = _mm256_cmpgt_epi16(V16(Q), x);
+    const unsigned mask = (unsigned) _mm256_movemask_epi8(_mm256_packs_epi16(good, good));
+    const unsigned lo = mask & 0xff, hi = mask >> 16 & 0xff;
+    const __m128i xlo = _mm256_castsi256_si128(x), xhi = _mm256_extracti128_si256(x, 1);
+    _mm_storeu_si128((__m128i *) (void *) (out + ctr),
+                     _mm_shuffle_epi8(xlo, _mm_load_si128((const __m128i *) (const void *) compact[lo])));
+    ctr += (size_t) __builtin_popcount(lo);
+    _mm_storeu_si128((__m128i *) (void *) (out + ctr),
+                     _mm_shuffle_epi8(xhi, _mm_load_si128((const __m128i *) (const void *) compact[hi])));
+    ctr += (size_t) __builtin_popcount(hi);
+  }
+  return ctr;
+}
+
 /* Four matrix entries: SHAKE128(rho || x || y) each, squeezed a block at a time for all four
  * until each has 256 coefficients (public data: the loop may stop early). */
+/* The first 21 lanes (168 bytes) of each state to out[j]: 4 x 4 blocks of lanes transposed in
+ * registers, so that each 32-byte load of the sampling finds one 32-byte store to read from. */
+AVX2 static void squeeze4_168(unsigned char out[4][SHAKE128_RATE + 8], const uint64_t s[100]) {
+  for (size_t g = 0; g < 5; g++) {
+    const __m256i a0 = _mm256_load_si256((const __m256i *) (const void *) (s + 16 * g));
+    const __m256i a1 = _mm256_load_si256((const __m256i *) (const void *) (s + 16 * g + 4));
+    const __m256i a2 = _mm256_load_si256((const __m256i *) (const void *) (s + 16 * g + 8));
+    const __m256i a3 = _mm256_load_si256((const __m256i *) (const void *) (s + 16 * g + 12));
+    const __m256i t0 = _mm256_unpacklo_epi64(a0, a1), t1 = _mm256_unpackhi_epi64(a0, a1);
+    const __m256i t2 = _mm256_unpacklo_epi64(a2, a3), t3 = _mm256_unpackhi_epi64(a2, a3);
+    _mm256_storeu_si256((__m256i *) (void *) (out[0] + 32 * g), _mm256_permute2x128_si256(t0, t2, 0x20));
+    _mm256_storeu_si256((__m256i *) (void *) (out[1] + 32 * g), _mm256_permute2x128_si256(t1, t3, 0x20));
+    _mm256_storeu_si256((__m256i *) (void *) (out[2] + 32 * g), _mm256_permute2x128_si256(t0, t2, 0x31));
+    _mm256_storeu_si256((__m256i *) (void *) (out[3] + 32 * g), _mm256_permute2x128_si256(t1, t3, 0x31));
+  }
+  for (size_t j = 0; j < 4; j++) memcpy(out[j] + 160, &s[80 + j], 8);
+}
+
 static void sample_ntt4(nat_mlkem_poly *p[4], const unsigned char rho[32], const unsigned char xy[4][2]) {
   _Alignas(32) uint64_t s[100];
-  unsigned char buf[SHAKE128_RATE];
+  _Alignas(32) unsigned char buf[4][SHAKE128_RATE + 8] = {{0}};
+  int16_t out[4][N + SAMPLE_SLACK];
   size_t ctr[4] = {0, 0, 0, 0};
 
   absorb4(s, rho, xy, 2, SHAKE128_RATE);
   while (ctr[0] < N || ctr[1] < N || ctr[2] < N || ctr[3] < N) {
     nat_keccak4x_permute_avx2(s);
+    squeeze4_168(buf, s);
     for (size_t j = 0; j < 4; j++) {
-      if (ctr[j] >= N) continue;
-      lanes_out(buf, s, j, SHAKE128_RATE / 8);
-      ctr[j] = nat_mlkem_rej_uniform(p[j]->c, ctr[j], N, buf, SHAKE128_RATE);
+      if (ctr[j] < N) ctr[j] = rej_uniform_avx2(out[j], ctr[j], buf[j]);
     }
   }
+  for (size_t j = 0; j < 4; j++) memcpy(p[j]->c, out[j], sizeof p[j]->c);
 }
 
 static void matrix_avx2(nat_mlkem_poly a[K][K], const unsigned char rho[32], int transposed) {

@@ -94,12 +94,12 @@ int nat_kem_xwing_dec(unsigned char *ss, const unsigned char *ct, const unsigned
 /* wasm32: no environment to read, and the portable kernels. */
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__wasm__)
 #ifdef NAT_MLKEM_X86
-/* CPUID leaf 1 ECX bits 27 (OSXSAVE) and 28 (AVX), leaf 7 EBX bit 5 (AVX2); XCR0 bits 1 and 2:
- * the OS saves xmm and ymm state. */
+/* CPUID leaf 1 ECX bits 23 (POPCNT), 27 (OSXSAVE) and 28 (AVX), leaf 7 EBX bit 5 (AVX2); XCR0
+ * bits 1 and 2: the OS saves xmm and ymm state. */
 static int cpu_has_avx2(void) {
   unsigned int a, b, c, d, b7 = 0, xcr0, xcr0_hi;
 
-  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c >> 27 & 1) || !(c >> 28 & 1)) return 0;
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c >> 23 & 1) || !(c >> 27 & 1) || !(c >> 28 & 1)) return 0;
   __asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(xcr0_hi) : "c"(0));
   if (__get_cpuid_max(0, NULL) >= 7) __cpuid_count(7, 0, a, b7, c, d);
   return (xcr0 & 0x06) == 0x06 && (b7 >> 5 & 1);
@@ -112,7 +112,10 @@ __attribute__((constructor)) static void nat_mlkem768_dispatch(void) {
   const nat_mlkem768_kernels *best = &nat_mlkem768_portable;
 
 #ifdef NAT_MLKEM_X86
-  if (cpu_has_avx2()) best = &nat_mlkem768_avx2;
+  if (cpu_has_avx2()) {
+    nat_mlkem768_avx2_init();
+    best = &nat_mlkem768_avx2;
+  }
 #endif
   if (force != NULL && strcmp(force, "libsodium") == 0) {
     nat_mlkem768_kernels_chosen = NULL;

@@ -76,6 +76,8 @@ void nat_mlkem_cbd2(nat_mlkem_poly *p, const unsigned char buf[128]);
 #define NAT_MLKEM_X86 1
 /* AVX2 (mlkem768_avx2.c): 16 coefficients per ymm, four-way Keccak (keccak4x_avx2.c). */
 extern const nat_mlkem768_kernels nat_mlkem768_avx2;
+/* Fills the AVX2 rejection sampling's table: once, before nat_mlkem768_avx2 is used. */
+void nat_mlkem768_avx2_init(void);
 #endif
 
 /* The kernels mlkem768_dispatch.c chose (NULL: libsodium's code answers). */
