@@ -4,10 +4,19 @@
 // X-Wing (draft-connolly-cfrg-xwing-kem) and ML-KEM known answers, X-Wing rebuilt from its parts
 // with node:crypto (SHAKE256, X25519, SHA3-256), round trips, tampering, argument checks, and
 // libsodium-wrappers-sumo 0.8.4 (libsodium 1.0.22 in wasm; sodium-native 5.1.0 has no KEM).
+// ML-KEM-768 and X-Wing are our own C (src/crypto/mlkem768*.c, xwing.c): natively the file runs
+// again in child processes with each kernel set forced (NATRIUM_MLKEM=portable / avx2,
+// NATRIUM_DISABLE_SIMD=1) and with libsodium's own code (NATRIUM_MLKEM=libsodium), and gdb shows
+// which one answers. test/c/mlkem768.c compares ours with libsodium's in C on many more seeds.
 const assert = require('assert')
 const crypto = require('crypto')
+const fs = require('fs')
+const path = require('path')
+const { spawn, spawnSync } = require('child_process')
 const Wrappers = require('libsodium-wrappers-sumo')
-const { backends, hex, toHex, random, wycheproof, vectors, byName } = require('./helpers')
+const { backends, hex, toHex, random, wycheproof, vectors, spawnNode, byName } = require('./helpers')
+
+const CHILD = process.env.NATRIUM_KEM_CHILD === '1'
 
 const mlkem = 'crypto_kem_mlkem768'
 const xwing = 'crypto_kem_xwing'
@@ -311,3 +320,81 @@ for (const { name: backend, sodium: surface } of backends) {
     })
   })
 }
+
+// Natively: the whole file once per implementation, and gdb's view of which one runs.
+const native = backends.find((b) => b.name === 'native')
+const addon = path.join(__dirname, '..', 'build', 'Release', 'natrium.node')
+const cpuFlags = () => {
+  try {
+    const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('flags'))
+    return new Set(line.split(':')[1].trim().split(/\s+/))
+  } catch { return new Set() }
+}
+
+describe('kem dispatch', function () {
+  before(function () {
+    if (CHILD || !native) this.skip()
+  })
+
+  const child = (env) => {
+    const mocha = require.resolve('mocha/bin/mocha.js')
+    const r = spawnNode([mocha, '--reporter', 'dot', '--timeout', '240000', __filename],
+      { env: { ...process.env, ...env, NATRIUM_KEM_CHILD: '1', NATRIUM_TEST_BACKENDS: 'native' }, encoding: 'utf8' })
+    assert.strictEqual(r.status, 0, r.stdout + r.stderr)
+    assert.match(r.stdout, /(\d+) passing/)
+    assert.doesNotMatch(r.stdout, /failing/)
+  }
+
+  it('libsodium\'s own ML-KEM and X-Wing pass this file (NATRIUM_MLKEM=libsodium)', function () {
+    this.timeout(240000)
+    child({ NATRIUM_MLKEM: 'libsodium' })
+  })
+
+  it('the portable kernels pass this file (NATRIUM_MLKEM=portable, and NATRIUM_DISABLE_SIMD=1)', function () {
+    this.timeout(240000)
+    child({ NATRIUM_MLKEM: 'portable' })
+    child({ NATRIUM_DISABLE_SIMD: '1' })
+  })
+
+  it('the AVX2 kernels pass this file (NATRIUM_MLKEM=avx2)', function () {
+    if (!cpuFlags().has('avx2')) this.skip()
+    this.timeout(240000)
+    child({ NATRIUM_MLKEM: 'avx2' })
+  })
+
+  // gdb's dprintf prints a line each time a function is entered: a decapsulation runs
+  // libsodium's reference code or ours, and ours one set of kernels.
+  const fns = ['_sodium_mlkem768_ref_dec', 'nat_mlkem768_ours_dec', 'basemul_acc_portable', 'basemul_acc_avx2']
+  function traced (env) {
+    const script = `const s = require(${JSON.stringify(addon)});
+      const pk = new Uint8Array(1184), sk = new Uint8Array(2400), ct = new Uint8Array(1088), ss = new Uint8Array(32);
+      s.crypto_kem_mlkem768_keypair(pk, sk); s.crypto_kem_mlkem768_enc(ct, ss, pk);
+      process.stdout.write('DECAPSULATING\\n'); s.crypto_kem_mlkem768_dec(ss, ct, sk);`
+    const args = ['-batch', '-nx', '-ex', 'set breakpoint pending on']
+    for (const f of fns) args.push('-ex', `dprintf ${f},"HIT ${f}\\n"`)
+    args.push('-ex', 'run', '--args', process.execPath, '-e', script)
+    return new Promise((resolve) => {
+      const p = spawn('gdb', args, { env: { ...process.env, ...env } })
+      let text = ''
+      p.stdout.on('data', (d) => { text += d })
+      p.stderr.on('data', (d) => { text += d })
+      p.on('close', () => {
+        const after = text.slice(text.indexOf('\nDECAPSULATING\n') + 1)
+        resolve(fns.filter((f) => new RegExp(`^HIT ${f}$`, 'm').test(after)))
+      })
+    })
+  }
+
+  it('each forced implementation is the one that runs, and unforced the best this CPU has (gdb)', async function () {
+    if (process.platform !== 'linux' || process.arch !== 'x64' || !fs.existsSync(addon) ||
+        spawnSync('sh', ['-c', 'command -v gdb']).status !== 0) this.skip()
+    this.timeout(120000)
+    const best = cpuFlags().has('avx2') ? 'basemul_acc_avx2' : 'basemul_acc_portable'
+    const [auto, portable, off, libsodium] = await Promise.all([traced({}), traced({ NATRIUM_MLKEM: 'portable' }),
+      traced({ NATRIUM_DISABLE_SIMD: '1' }), traced({ NATRIUM_MLKEM: 'libsodium' })])
+    assert.deepStrictEqual(auto, ['nat_mlkem768_ours_dec', best])
+    assert.deepStrictEqual(portable, ['nat_mlkem768_ours_dec', 'basemul_acc_portable'])
+    assert.deepStrictEqual(off, ['nat_mlkem768_ours_dec', 'basemul_acc_portable'])
+    assert.deepStrictEqual(libsodium, ['_sodium_mlkem768_ref_dec'])
+  })
+})

@@ -1,0 +1,16 @@
+/* Four independent Keccak-f[1600] states permuted at once (FIPS 202 section 3, 24 rounds), for
+ * the sponges ML-KEM runs side by side (matrix rows with SHAKE128, noise with SHAKE256):
+ * s[4 i + j] is lane i (lane (x, y) at i = x + 5 y, as in keccak.h) of state j, as a host-order
+ * uint64_t. One implementation per vector extension (keccak4x_<ext>.c); the callers choose. */
+#ifndef NAT_CRYPTO_KECCAK4X_H
+#define NAT_CRYPTO_KECCAK4X_H
+
+#include <stdint.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define NAT_KECCAK4X_AVX2 1
+/* AVX2 (the caller checks the CPU has it). */
+void nat_keccak4x_permute_avx2(uint64_t s[100]);
+#endif
+
+#endif

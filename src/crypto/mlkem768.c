@@ -1,0 +1,293 @@
+/* ML-KEM-768 (FIPS 203) on the kernels of mlkem768_impl.h: K-PKE (section 5), the
+ * Fujisaki-Okamoto transform with implicit rejection (section 6), the byte encodings and
+ * compression (section 4.2.1), with libsodium 1.0.22's behaviour at its edges (see
+ * mlkem768.h). Constant time in every secret: the only branches and indexes that depend on data
+ * are the matrix sampling's rejection loop (on the public seed rho) and the modulus check of a
+ * public key. */
+#include <sodium.h>
+#include <string.h>
+
+#include "mlkem768.h"
+#include "mlkem768_impl.h"
+#include "sha3.h"
+
+#define Q NAT_MLKEM_Q
+#define N NAT_MLKEM_N
+#define K NAT_MLKEM_K
+#define POLYBYTES 384                  /* 12 bits a coefficient */
+#define POLYVECBYTES (K * POLYBYTES)   /* 1152: ByteEncode_12 of t-hat or s-hat */
+#define DU_BYTES 320                   /* d_u = 10 */
+#define DV_BYTES 128                   /* d_v = 4 */
+#define PKBYTES crypto_kem_mlkem768_PUBLICKEYBYTES
+#define SKBYTES crypto_kem_mlkem768_SECRETKEYBYTES
+#define CTBYTES crypto_kem_mlkem768_CIPHERTEXTBYTES
+
+_Static_assert(PKBYTES == POLYVECBYTES + 32, "ek = ByteEncode_12(t-hat) || rho");
+_Static_assert(SKBYTES == POLYVECBYTES + PKBYTES + 64, "dk = dk_pke || ek || H(ek) || z");
+_Static_assert(CTBYTES == K * DU_BYTES + DV_BYTES, "c = c1 || c2");
+
+typedef nat_mlkem_poly poly;
+
+/* test/c/mlkem768.c's constant-time check marks secrets undefined under valgrind; this tells it
+ * which derived bytes are public by design (rho, which the matrix sampling branches on). */
+#ifndef NAT_DECLASSIFY
+#define NAT_DECLASSIFY(p, len) ((void) (p), (void) (len))
+#endif
+
+static const nat_mlkem768_kernels *kernels(void) {
+  return nat_mlkem768_kernels_chosen != NULL ? nat_mlkem768_kernels_chosen : &nat_mlkem768_portable;
+}
+
+/* The representative in [0, q) of any int16_t. */
+static inline uint16_t canonical(int16_t a) {
+  const int16_t r = nat_mlkem_barrett(a);
+  return (uint16_t) (r + ((r >> 15) & Q));
+}
+
+/* Compress_d (section 4.2.1) of x in [0, q): round(2^d x / q) mod 2^d, for d = 1, 4, 10. The
+ * division by q is a multiplication: ((x 2^d + 1664) 161271) >> 29 equals the quotient for every
+ * such x and d (test/c/mlkem768.c checks all of them), and takes the same time for each. */
+static inline uint32_t compress(uint16_t x, unsigned d) {
+  return (uint32_t) (((((uint64_t) x << d) + Q / 2) * 161271) >> 29) & ((1u << d) - 1);
+}
+
+/* Decompress_d: round(q y / 2^d). */
+static inline int16_t decompress(uint32_t y, unsigned d) {
+  return (int16_t) ((y * Q + (1u << (d - 1))) >> d);
+}
+
+/* ByteEncode_12 of the canonical coefficients. */
+static void encode12(unsigned char r[POLYBYTES], const poly *p) {
+  for (size_t i = 0; i < N / 2; i++) {
+    const uint16_t a = canonical(p->c[2 * i]), b = canonical(p->c[2 * i + 1]);
+    r[3 * i] = (unsigned char) a;
+    r[3 * i + 1] = (unsigned char) (a >> 8 | b << 4);
+    r[3 * i + 2] = (unsigned char) (b >> 4);
+  }
+}
+
+/* ByteDecode_12 without the reduction mod q: values up to 4095, which the kernels accept. */
+static void decode12(poly *p, const unsigned char a[POLYBYTES]) {
+  for (size_t i = 0; i < N / 2; i++) {
+    p->c[2 * i] = (int16_t) ((a[3 * i] | a[3 * i + 1] << 8) & 0xfff);
+    p->c[2 * i + 1] = (int16_t) (a[3 * i + 1] >> 4 | a[3 * i + 2] << 4);
+  }
+}
+
+/* FIPS 203 section 7.2's modulus check: ByteEncode_12(ByteDecode_12(ek)) = ek, i.e. every
+ * 12-bit value below q. Public data, so it may stop early. */
+static int ek_is_reduced(const unsigned char ek[POLYVECBYTES]) {
+  for (size_t i = 0; i < POLYVECBYTES; i += 3) {
+    const unsigned a = (ek[i] | ek[i + 1] << 8) & 0xfff, b = ek[i + 1] >> 4 | ek[i + 2] << 4;
+    if (a >= Q || b >= Q) return 0;
+  }
+  return 1;
+}
+
+static void compress_u(unsigned char r[DU_BYTES], const poly *p) {
+  for (size_t i = 0; i < N / 4; i++) {
+    uint32_t t[4];
+    for (size_t j = 0; j < 4; j++) t[j] = compress(canonical(p->c[4 * i + j]), 10);
+    r[5 * i] = (unsigned char) t[0];
+    r[5 * i + 1] = (unsigned char) (t[0] >> 8 | t[1] << 2);
+    r[5 * i + 2] = (unsigned char) (t[1] >> 6 | t[2] << 4);
+    r[5 * i + 3] = (unsigned char) (t[2] >> 4 | t[3] << 6);
+    r[5 * i + 4] = (unsigned char) (t[3] >> 2);
+  }
+}
+
+static void decompress_u(poly *p, const unsigned char a[DU_BYTES]) {
+  for (size_t i = 0; i < N / 4; i++) {
+    const unsigned char *b = a + 5 * i;
+    p->c[4 * i] = decompress((b[0] | (uint32_t) b[1] << 8) & 0x3ff, 10);
+    p->c[4 * i + 1] = decompress((b[1] >> 2 | (uint32_t) b[2] << 6) & 0x3ff, 10);
+    p->c[4 * i + 2] = decompress((b[2] >> 4 | (uint32_t) b[3] << 4) & 0x3ff, 10);
+    p->c[4 * i + 3] = decompress((b[3] >> 6 | (uint32_t) b[4] << 2) & 0x3ff, 10);
+  }
+}
+
+static void compress_v(unsigned char r[DV_BYTES], const poly *p) {
+  for (size_t i = 0; i < N / 2; i++) {
+    r[i] = (unsigned char) (compress(canonical(p->c[2 * i]), 4) |
+                            compress(canonical(p->c[2 * i + 1]), 4) << 4);
+  }
+}
+
+static void decompress_v(poly *p, const unsigned char a[DV_BYTES]) {
+  for (size_t i = 0; i < N / 2; i++) {
+    p->c[2 * i] = decompress(a[i] & 15u, 4);
+    p->c[2 * i + 1] = decompress(a[i] >> 4, 4);
+  }
+}
+
+/* Decompress_1(ByteDecode_1(m)): each bit times 1665, by a mask. */
+static void from_message(poly *p, const unsigned char m[32]) {
+  for (size_t i = 0; i < N; i++) {
+    const int16_t bit = (int16_t) (m[i / 8] >> (i % 8) & 1);
+    p->c[i] = (int16_t) (-bit & ((Q + 1) / 2));
+  }
+}
+
+/* ByteEncode_1(Compress_1(w)). */
+static void to_message(unsigned char m[32], const poly *p) {
+  for (size_t i = 0; i < 32; i++) {
+    unsigned byte = 0;
+    for (size_t j = 0; j < 8; j++) byte |= compress(canonical(p->c[8 * i + j]), 1) << j;
+    m[i] = (unsigned char) byte;
+  }
+}
+
+/* x R mod q for Montgomery-reduced products that no invntt follows: R^2 mod q = 1353. */
+static void times_r(poly *p) {
+  for (size_t i = 0; i < N; i++) p->c[i] = nat_mlkem_montgomery(1353 * (int32_t) p->c[i]);
+}
+
+static void add_to(poly *r, const poly *a) {
+  for (size_t i = 0; i < N; i++) r->c[i] = (int16_t) (r->c[i] + a->c[i]);
+}
+
+/* G (SHA3-512) of 32 bytes and one more or of two 32-byte halves. */
+static void g_hash(unsigned char out[64], const unsigned char *a, const unsigned char *b, size_t blen) {
+  unsigned char in[64];
+  memcpy(in, a, 32);
+  memcpy(in + 32, b, blen);
+  nat_sha3512(out, in, 32 + blen);
+  sodium_memzero(in, sizeof in);
+}
+
+/* K-PKE.KeyGen (Algorithm 13) from d: ek = ByteEncode_12(t-hat) || rho, dk_pke = ByteEncode_12(s-hat). */
+static void kpke_keygen(unsigned char ek[PKBYTES], unsigned char dk[POLYVECBYTES],
+                        const unsigned char d[32]) {
+  const nat_mlkem768_kernels *kn = kernels();
+  const unsigned char k = K;
+  unsigned char rho_sigma[64];
+  poly a[K][K], se[2 * K], t;
+  poly *s = se, *e = se + K;
+
+  g_hash(rho_sigma, d, &k, 1);
+  NAT_DECLASSIFY(rho_sigma, 32);
+  kn->matrix(a, rho_sigma, 0);
+  kn->noise(se, 2 * K, rho_sigma + 32);
+  for (size_t i = 0; i < K; i++) {
+    kn->ntt(&s[i]);
+    kn->ntt(&e[i]);
+  }
+  for (size_t i = 0; i < K; i++) {
+    kn->basemul_acc(&t, a[i], s);
+    times_r(&t);
+    add_to(&t, &e[i]);
+    encode12(ek + i * POLYBYTES, &t);
+    encode12(dk + i * POLYBYTES, &s[i]);
+  }
+  memcpy(ek + POLYVECBYTES, rho_sigma, 32);
+  sodium_memzero(rho_sigma, sizeof rho_sigma);
+  sodium_memzero(se, sizeof se);
+  sodium_memzero(&t, sizeof t);
+}
+
+/* K-PKE.Encrypt (Algorithm 14): c from ek (decoded unreduced: dec re-encrypts with the ek inside
+ * a secret key that nothing checked), the message m and the randomness r. */
+static void kpke_encrypt(unsigned char c[CTBYTES], const unsigned char ek[PKBYTES],
+                         const unsigned char m[32], const unsigned char r[32]) {
+  const nat_mlkem768_kernels *kn = kernels();
+  poly a[K][K], t[K], noise[2 * K + 1], u, v, mu;
+  poly *y = noise, *e1 = noise + K, *e2 = noise + 2 * K;
+
+  for (size_t i = 0; i < K; i++) decode12(&t[i], ek + i * POLYBYTES);
+  kn->matrix(a, ek + POLYVECBYTES, 1);
+  kn->noise(noise, 2 * K + 1, r);
+  for (size_t i = 0; i < K; i++) kn->ntt(&y[i]);
+  for (size_t i = 0; i < K; i++) {
+    kn->basemul_acc(&u, a[i], y);
+    kn->invntt(&u);
+    add_to(&u, &e1[i]);
+    compress_u(c + i * DU_BYTES, &u);
+  }
+  kn->basemul_acc(&v, t, y);
+  kn->invntt(&v);
+  add_to(&v, e2);
+  from_message(&mu, m);
+  add_to(&v, &mu);
+  compress_v(c + K * DU_BYTES, &v);
+  sodium_memzero(noise, sizeof noise);
+  sodium_memzero(&u, sizeof u);
+  sodium_memzero(&v, sizeof v);
+  sodium_memzero(&mu, sizeof mu);
+}
+
+/* K-PKE.Decrypt (Algorithm 15). */
+static void kpke_decrypt(unsigned char m[32], const unsigned char dk[POLYVECBYTES],
+                         const unsigned char c[CTBYTES]) {
+  const nat_mlkem768_kernels *kn = kernels();
+  poly u[K], s[K], v, w;
+
+  for (size_t i = 0; i < K; i++) {
+    decompress_u(&u[i], c + i * DU_BYTES);
+    kn->ntt(&u[i]);
+    decode12(&s[i], dk + i * POLYBYTES);
+  }
+  kn->basemul_acc(&w, s, u);
+  kn->invntt(&w);
+  decompress_v(&v, c + K * DU_BYTES);
+  for (size_t i = 0; i < N; i++) v.c[i] = (int16_t) (v.c[i] - w.c[i]);
+  to_message(m, &v);
+  sodium_memzero(s, sizeof s);
+  sodium_memzero(&v, sizeof v);
+  sodium_memzero(&w, sizeof w);
+}
+
+/* ML-KEM.KeyGen_internal (Algorithm 16): seed = d || z. */
+int nat_mlkem768_ours_seed_keypair(unsigned char *pk, unsigned char *sk, const unsigned char *seed) {
+  kpke_keygen(pk, sk, seed);
+  memcpy(sk + POLYVECBYTES, pk, PKBYTES);
+  nat_sha3256(sk + POLYVECBYTES + PKBYTES, pk, PKBYTES);
+  memcpy(sk + POLYVECBYTES + PKBYTES + 32, seed + 32, 32);
+  return 0;
+}
+
+/* ML-KEM.Encaps_internal (Algorithm 17), after the modulus check: (K, r) = G(m || H(ek)). */
+int nat_mlkem768_ours_enc_deterministic(unsigned char *ct, unsigned char *ss,
+                                                const unsigned char *pk, const unsigned char *seed) {
+  unsigned char h[32], kr[64];
+
+  if (!ek_is_reduced(pk)) return -1;
+  nat_sha3256(h, pk, PKBYTES);
+  g_hash(kr, seed, h, 32);
+  kpke_encrypt(ct, pk, seed, kr + 32);
+  memcpy(ss, kr, 32);
+  sodium_memzero(kr, sizeof kr);
+  return 0;
+}
+
+/* 0xff if a and b differ anywhere, else 0, without a branch on either. */
+static unsigned char differ_mask(const unsigned char *a, const unsigned char *b, size_t len) {
+  uint32_t d = 0;
+  for (size_t i = 0; i < len; i++) d |= (uint32_t) (a[i] ^ b[i]);
+  unsigned char mask = (unsigned char) (0u - ((0u - d) >> 31));
+#if defined(__GNUC__) || defined(__clang__)
+  __asm__ volatile("" : "+r"(mask)); /* keep the compiler from turning the select into a branch */
+#endif
+  return mask;
+}
+
+/* ML-KEM.Decaps_internal (Algorithm 18): m' = Decrypt(c), (K', r') = G(m' || h), K-bar =
+ * J(z || c) = SHAKE256(z || c, 32), c' = Encrypt(ek, m', r'); K' if c' = c, else K-bar. */
+int nat_mlkem768_ours_dec(unsigned char *ss, const unsigned char *ct, const unsigned char *sk) {
+  const unsigned char *ek = sk + POLYVECBYTES, *h = ek + PKBYTES, *z = h + 32;
+  unsigned char m[32], kr[64], again[CTBYTES], zc[32 + CTBYTES], reject[32];
+
+  kpke_decrypt(m, sk, ct);
+  g_hash(kr, m, h, 32);
+  kpke_encrypt(again, ek, m, kr + 32);
+  memcpy(zc, z, 32);
+  memcpy(zc + 32, ct, CTBYTES);
+  nat_shake256(reject, 32, zc, sizeof zc);
+  const unsigned char mask = differ_mask(ct, again, CTBYTES);
+  for (size_t i = 0; i < 32; i++) ss[i] = (unsigned char) (kr[i] ^ (mask & (kr[i] ^ reject[i])));
+  sodium_memzero(m, sizeof m);
+  sodium_memzero(kr, sizeof kr);
+  sodium_memzero(again, sizeof again);
+  sodium_memzero(zc, 32);
+  sodium_memzero(reject, sizeof reject);
+  return 0;
+}
