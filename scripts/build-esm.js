@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict'
 // Builds lib/esm/: the ES-module build every runtime but Node takes (package.json "exports":
-// browser, worker/workerd, deno, default, and natrium/init). Run by `npm run build:wasm` (after
+// browser, workerd, deno, default, and natrium/init). Run by `npm run build:wasm` (after
 // lib/natrium.wasm is built) and by `npm test` when it is missing or older than its sources;
 // `npm pack` carries it. It is a build output, never committed: wasm-bytes.mjs holds the module's
 // bytes, and the rest is a mechanical copy of committed CommonJS sources.
@@ -140,12 +140,12 @@ export default wasmBackend({ module: wasmModule, file: 'natrium/natrium.wasm' })
 `
   for (const [way, what] of [['browser', 'embedded bytes'], ['workerd', 'natrium.wasm imported as a module']]) {
     const backend = way === 'browser' ? './backend-embedded.mjs' : './backend-module.mjs'
-    files[`${way}.mjs`] = `${HEADER('scripts/build-esm.js')}// import 'natrium' (${way === 'browser' ? 'browser, deno, default' : 'workerd, worker'}): the main API over the WebAssembly backend (${what}).
+    files[`${way}.mjs`] = `${HEADER('scripts/build-esm.js')}// import 'natrium' (${way === 'browser' ? 'browser, deno, default' : 'workerd'}): the main API over the WebAssembly backend (${what}).
 import wasm from '${backend}';
 import wrappers from './surfaces/wrappers.mjs';
 const natrium = wrappers(wasm);
 ${namedExports(names.main)}`
-    files[`${way}-sodium-native.mjs`] = `${HEADER('scripts/build-esm.js')}// import 'natrium/sodium-native' (${way === 'browser' ? 'browser, deno, default' : 'workerd, worker'}): the sodium-native surface over the WebAssembly backend (${what}).
+    files[`${way}-sodium-native.mjs`] = `${HEADER('scripts/build-esm.js')}// import 'natrium/sodium-native' (${way === 'browser' ? 'browser, deno, default' : 'workerd'}): the sodium-native surface over the WebAssembly backend (${what}).
 import wasm from '${backend}';
 import sodiumNative from './surfaces/sodium-native.mjs';
 const natrium = sodiumNative(wasm);

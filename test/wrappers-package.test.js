@@ -95,6 +95,7 @@ describe('main API package', function () {
         deno: './lib/esm/browser.mjs',
         browser: './lib/esm/browser.mjs',
         workerd: './lib/esm/workerd.mjs',
+        webworker: './lib/esm/browser.mjs',
         other: './lib/esm/browser.mjs'
       },
       './sodium-native': {
@@ -104,6 +105,7 @@ describe('main API package', function () {
         deno: './lib/esm/browser-sodium-native.mjs',
         browser: './lib/esm/browser-sodium-native.mjs',
         workerd: './lib/esm/workerd-sodium-native.mjs',
+        webworker: './lib/esm/browser-sodium-native.mjs',
         other: './lib/esm/browser-sodium-native.mjs'
       }
     }
@@ -114,6 +116,7 @@ describe('main API package', function () {
       deno: ['deno', 'node', 'import'],
       browser: ['browser', 'import', 'module'], // esbuild, webpack 5, Vite
       workerd: ['workerd', 'worker', 'browser', 'import'], // wrangler
+      webworker: ['worker', 'browser', 'import'], // webpack 5 --target webworker: a Web Worker, not workerd
       other: ['import']
     }
     for (const [sub, want] of Object.entries(expected)) {
