@@ -252,3 +252,40 @@ describe('main API: libsodium-wrappers-sumo 0.8.4 compatibility', function () {
     })
   }
 })
+
+// The Buffer-free codecs (lib/surfaces/wrappers/io.js) write what Buffer#toString writes, at every
+// length 0..1000 (random bytes) and across their 8192-digit chunks, in every base64 variant.
+describe('main API codecs: hex and base64 as Buffer writes them', () => {
+  const crypto = require('crypto')
+  const { codecs } = require('../lib/surfaces/wrappers/io')
+  const nat = wrappers(load(backends[0].name))
+  const V = { ORIGINAL: 1, ORIGINAL_NO_PADDING: 3, URLSAFE: 5, URLSAFE_NO_PADDING: 7 }
+  const variants = (B) => {
+    const padded = B.toString('base64')
+    const url = padded.replace(/\+/g, '-').replace(/\//g, '_')
+    return { [V.ORIGINAL]: padded, [V.ORIGINAL_NO_PADDING]: padded.replace(/=+$/, ''), [V.URLSAFE]: url, [V.URLSAFE_NO_PADDING]: url.replace(/=+$/, '') }
+  }
+  const check = (n) => {
+    const b = new Uint8Array(crypto.randomBytes(n))
+    const B = Buffer.from(b)
+    assert.strictEqual(codecs.hex(b), B.toString('hex'), `hex of ${n} bytes`)
+    assert.strictEqual(nat.to_hex(b), B.toString('hex'), `to_hex of ${n} bytes`)
+    for (const [v, want] of Object.entries(variants(B))) {
+      assert.strictEqual(nat.to_base64(b, Number(v)), want, `to_base64 variant ${v} of ${n} bytes`)
+      assert.deepStrictEqual(nat.from_base64(want, Number(v)), b, `from_base64 variant ${v} of ${n} bytes`)
+    }
+    assert.strictEqual(codecs.base64(b, true, false), B.toString('base64url'), `base64url of ${n} bytes`)
+    // a view into a larger buffer, at an odd offset
+    const big = new Uint8Array(n + 7)
+    big.set(b, 3)
+    const view = big.subarray(3, 3 + n)
+    assert.strictEqual(codecs.hex(view), B.toString('hex'), `hex of a ${n}-byte view`)
+    assert.strictEqual(codecs.base64(view, false, true), B.toString('base64'), `base64 of a ${n}-byte view`)
+  }
+  it('every length 0..1000', () => {
+    for (let n = 0; n <= 1000; n++) check(n)
+  })
+  it('around the chunk sizes, and 1 MiB', () => {
+    for (const n of [4095, 4096, 4097, 6141, 6142, 6143, 6144, 6145, 6146, 12288, 12289, 100000, 1 << 20]) check(n)
+  })
+})

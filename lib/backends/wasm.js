@@ -554,13 +554,14 @@ function guardedMemory (binding, wrap) {
     sodium_mlock (addr) { viewArg(addr, 'addr') },
     sodium_munlock (addr) { binding.sodium_memzero(viewArg(addr, 'addr')) }
   }
-  for (const [fname, message] of [['noaccess', 'failed to lock buffer'], ['readonly', 'failed to unlock buffer'],
-    ['readwrite', 'failed to unlock buffer']]) {
-    memory[`sodium_mprotect_${fname}`] = function (ptr) {
-      viewArg(ptr, 'ptr')
-      if (!regions.has(viewBuffer(ptr))) throw new Error(message)
-    }
+  // sodium_mprotect_*: only a buffer from sodium_malloc (on the native backend: one with guarded pages)
+  function guarded (ptr, message) {
+    viewArg(ptr, 'ptr')
+    if (!regions.has(viewBuffer(ptr))) throw new Error(message)
   }
+  memory.sodium_mprotect_noaccess = function sodium_mprotect_noaccess (ptr) { guarded(ptr, 'failed to lock buffer') }
+  memory.sodium_mprotect_readonly = function sodium_mprotect_readonly (ptr) { guarded(ptr, 'failed to unlock buffer') }
+  memory.sodium_mprotect_readwrite = function sodium_mprotect_readwrite (ptr) { guarded(ptr, 'failed to unlock buffer') }
   for (const name of Object.keys(memory)) Object.defineProperty(memory[name], 'name', { value: name })
   return memory
 }
