@@ -483,12 +483,36 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
   }
 
   const binding = {}
-  const names = []
-  const byName = new Map()
-  for (let i = 0, n = wasm.nat_function_count(); i < n; i++) {
-    names.push(cString(wasm.nat_function_name(i)))
-    byName.set(names[i], i)
+  // The module's C strings at ptrs (function names, constants' names and values), read with one
+  // decode of the span that holds them where it is ASCII (a cold require pays one decode, not a
+  // thousand; the substrings share its characters), else one by one.
+  function cStrings (ptrs) {
+    const ends = []
+    let lo = Infinity
+    let hi = 0
+    for (let i = 0; i < ptrs.length; i++) {
+      const end = u8IndexOf(u8, 0, ptrs[i])
+      ends.push(end)
+      if (ptrs[i] < lo) lo = ptrs[i]
+      if (end > hi) hi = end
+    }
+    const out = []
+    const span = hi > lo && hi - lo < (1 << 20) ? decode(utf8, u8Subarray(u8, lo, hi)) : ''
+    // every byte one character: the span is ASCII (a multi-byte sequence would shorten it), apart
+    // from invalid bytes that became U+FFFD one each, checked per string below
+    const whole = span.length === hi - lo
+    for (let i = 0; i < ptrs.length; i++) {
+      const s = whole ? span.slice(ptrs[i] - lo, ends[i] - lo) : ''
+      out.push(whole && s.indexOf('\ufffd') < 0 ? s : cString(ptrs[i]))
+    }
+    return out
   }
+
+  const functionPtrs = []
+  for (let i = 0, n = wasm.nat_function_count(); i < n; i++) functionPtrs.push(wasm.nat_function_name(i))
+  const names = cStrings(functionPtrs)
+  const byName = new Map()
+  for (let i = 0; i < names.length; i++) byName.set(names[i], i)
   const rt = {
     M, slow, lengthOf, bufferOf: typedArrayBuffer, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish,
     index: (name) => byName.has(name) ? byName.get(name) : -1
@@ -509,10 +533,19 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
     Object.defineProperty(fn, 'name', { value: name })
     return fn
   }
-  for (let i = 0, n = wasm.nat_constant_count(); i < n; i++) {
-    const name = cString(wasm.nat_constant_name(i))
-    const string = wasm.nat_constant_string(i)
-    binding[name] = string !== 0 ? cString(string) : wasm.nat_constant_number(i)
+  {
+    const count = wasm.nat_constant_count()
+    const ptrs = []
+    for (let i = 0; i < count; i++) {
+      ptrs.push(wasm.nat_constant_name(i))
+      const string = wasm.nat_constant_string(i)
+      if (string !== 0) ptrs.push(string)
+    }
+    const strings = cStrings(ptrs)
+    for (let i = 0, j = 0; i < count; i++) {
+      const name = strings[j++]
+      binding[name] = wasm.nat_constant_string(i) !== 0 ? strings[j++] : wasm.nat_constant_number(i)
+    }
   }
 
   // For tests and diagnostics only (not enumerable, so the surfaces do not copy it): linear memory size.
