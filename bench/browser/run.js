@@ -250,6 +250,10 @@ async function drive (opts, url, results) {
     // an uncaught error in the page, or its own report of one, ends the run at once
     let stop
     const failed = new Promise((resolve, reject) => { stop = reject })
+    // and so does a page that never finishes (a run never hangs CI): 5 minutes for --quick,
+    // 10 per round otherwise
+    const budget = opts.quick ? 300 : 600 * opts.rounds
+    const timer = setTimeout(() => stop(new Error(`the page did not finish within ${budget} s`)), budget * 1000)
     page.on('console', (msg) => {
       const text = msg.text()
       if (text.startsWith('bench: failed: ')) stop(new Error(`the page failed: ${text.slice(15)}`))
@@ -260,7 +264,7 @@ async function drive (opts, url, results) {
     const t0 = Date.now()
     await page.goto(url.href, { waitUntil: 'load' })
     const ready = Date.now() - t0
-    const run = await Promise.race([results, failed])
+    const run = await Promise.race([results, failed]).finally(() => clearTimeout(timer))
     await page.waitForFunction(() => window.__natriumBench.phase === 'done', { timeout: 60000, polling: 100 })
     progressLine('', true)
     const png = await page.screenshot({ fullPage: true, type: 'png' })
@@ -334,7 +338,11 @@ async function main () {
   process.exitCode = bad.length ? 1 : 0
 }
 
-main().catch((err) => {
-  console.error(`bench:browser: ${err && err.stack ? err.stack : err}`)
-  process.exit(1)
-})
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(`bench:browser: ${err && err.stack ? err.stack : err}`)
+    process.exit(1)
+  })
+}
+
+module.exports = { amdCore, parseArgs, bundle, reference }
