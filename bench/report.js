@@ -238,4 +238,4 @@ function svg (run) {
   return out.join('\n')
 }
 
-module.exports = { markdown, svg, fmtShort, fmtDuration }
+module.exports = { markdown, svg, panel, COLOURS, fmtHz, fmtShort, fmtRatio, fmtDuration }
