@@ -118,9 +118,47 @@ static inline void nat_fe64_sub(nat_fe64 *r, const nat_fe64 *a, const nat_fe64 *
   r->v[0] = r0; r->v[1] = r1; r->v[2] = r2; r->v[3] = r3;
 }
 
+/* s = a + b and d = a - b at once (the ladder's pairs), each folded as add and sub fold. */
+static inline void nat_fe64_addsub(nat_fe64 *s, nat_fe64 *d, const nat_fe64 *a, const nat_fe64 *b) {
+  uint64_t s0 = a->v[0], s1 = a->v[1], s2 = a->v[2], s3 = a->v[3], d0 = s0, d1 = s1, d2 = s2, d3 = s3, t, u;
+  __asm__("addq %[b0], %[s0]\n\t"
+          "adcq %[b1], %[s1]\n\t"
+          "adcq %[b2], %[s2]\n\t"
+          "adcq %[b3], %[s3]\n\t"
+          "sbbq %[t], %[t]\n\t"
+          "subq %[b0], %[d0]\n\t"
+          "sbbq %[b1], %[d1]\n\t"
+          "sbbq %[b2], %[d2]\n\t"
+          "sbbq %[b3], %[d3]\n\t"
+          "sbbq %[u], %[u]\n\t"
+          "andq $38, %[t]\n\t"
+          "andq $38, %[u]\n\t"
+          "addq %[t], %[s0]\n\t"
+          "adcq $0, %[s1]\n\t"
+          "adcq $0, %[s2]\n\t"
+          "adcq $0, %[s3]\n\t"
+          "sbbq %[t], %[t]\n\t"
+          "subq %[u], %[d0]\n\t"
+          "sbbq $0, %[d1]\n\t"
+          "sbbq $0, %[d2]\n\t"
+          "sbbq $0, %[d3]\n\t"
+          "sbbq %[u], %[u]\n\t"
+          "andq $38, %[t]\n\t"
+          "andq $38, %[u]\n\t"
+          "addq %[t], %[s0]\n\t"
+          "subq %[u], %[d0]"
+          : [s0] "+&r"(s0), [s1] "+&r"(s1), [s2] "+&r"(s2), [s3] "+&r"(s3), [d0] "+&r"(d0), [d1] "+&r"(d1),
+            [d2] "+&r"(d2), [d3] "+&r"(d3), [t] "=&r"(t), [u] "=&r"(u)
+          : [b0] "m"(b->v[0]), [b1] "m"(b->v[1]), [b2] "m"(b->v[2]), [b3] "m"(b->v[3])
+          : "cc");
+  s->v[0] = s0; s->v[1] = s1; s->v[2] = s2; s->v[3] = s3;
+  d->v[0] = d0; d->v[1] = d1; d->v[2] = d2; d->v[3] = d3;
+}
+
 /* The 8-limb product in rbx, r8..r13, rcx (low to high) folded to 4 limbs: (r0..r3) + 38 (r4..r7),
- * the fifth limb (< 40) times 38 added again, a last carry as 38 more; stored to (%rdi). */
-#define NAT_FE64_REDUCE_STORE                                                                 \
+ * the fifth limb (< 40) times 38 added again, a last carry as 38 more; stored to the operands
+ * r0..r3 (memory: on the stack when the ladder is inlined, so no address register is needed). */
+#define NAT_FE64_REDUCE_STORE_M                                                                 \
   "movl $38, %%edx\n\t"                                                                       \
   "xorl %%eax, %%eax\n\t"                                                                     \
   "mulx %%r11, %%r14, %%r15\n\t"                                                              \
@@ -144,10 +182,10 @@ static inline void nat_fe64_sub(nat_fe64 *r, const nat_fe64 *a, const nat_fe64 *
   "sbbq %%r11, %%r11\n\t"                                                                     \
   "andq $38, %%r11\n\t"                                                                       \
   "addq %%r11, %%rbx\n\t"                                                                     \
-  "movq %%rbx, 0(%%rdi)\n\t"                                                                  \
-  "movq %%r8, 8(%%rdi)\n\t"                                                                   \
-  "movq %%r9, 16(%%rdi)\n\t"                                                                  \
-  "movq %%r10, 24(%%rdi)\n\t"
+  "movq %%rbx, %[r0]\n\t"                                                                  \
+  "movq %%r8, %[r1]\n\t"                                                                   \
+  "movq %%r9, %[r2]\n\t"                                                                  \
+  "movq %%r10, %[r3]\n\t"
 
 /* r = a b. Row i (rdx = b[i]) adds a[j] b[i]: low halves on the CF chain (adcx) into limb i + j,
  * high halves on the OF chain (adox) into limb i + j + 1. rcx holds b until the last row loads
@@ -157,66 +195,67 @@ static inline void nat_fe64_mul(nat_fe64 *r, const nat_fe64 *a, const nat_fe64 *
   __asm__ volatile(
       /* row 0: rbx r8 r9 r10 r11 */
       "movq 0(%%rcx), %%rdx\n\t"
-      "mulx 0(%%rsi), %%rbx, %%r8\n\t"
-      "mulx 8(%%rsi), %%r14, %%r9\n\t"
+      "mulx %[a0], %%rbx, %%r8\n\t"
+      "mulx %[a1], %%r14, %%r9\n\t"
       "addq %%r14, %%r8\n\t"
-      "mulx 16(%%rsi), %%r14, %%r10\n\t"
+      "mulx %[a2], %%r14, %%r10\n\t"
       "adcq %%r14, %%r9\n\t"
-      "mulx 24(%%rsi), %%r14, %%r11\n\t"
+      "mulx %[a3], %%r14, %%r11\n\t"
       "adcq %%r14, %%r10\n\t"
       "adcq $0, %%r11\n\t"
       /* row 1: r8 .. r11, r12 */
       "movq 8(%%rcx), %%rdx\n\t"
       "xorl %%eax, %%eax\n\t"
-      "mulx 0(%%rsi), %%r14, %%r15\n\t"
+      "mulx %[a0], %%r14, %%r15\n\t"
       "adcx %%r14, %%r8\n\t"
       "adox %%r15, %%r9\n\t"
-      "mulx 8(%%rsi), %%r14, %%r15\n\t"
+      "mulx %[a1], %%r14, %%r15\n\t"
       "adcx %%r14, %%r9\n\t"
       "adox %%r15, %%r10\n\t"
-      "mulx 16(%%rsi), %%r14, %%r15\n\t"
+      "mulx %[a2], %%r14, %%r15\n\t"
       "adcx %%r14, %%r10\n\t"
       "adox %%r15, %%r11\n\t"
-      "mulx 24(%%rsi), %%r14, %%r12\n\t"
+      "mulx %[a3], %%r14, %%r12\n\t"
       "adcx %%r14, %%r11\n\t"
       "adox %%rax, %%r12\n\t"
       "adcx %%rax, %%r12\n\t"
       /* row 2: r9 .. r12, r13 */
       "movq 16(%%rcx), %%rdx\n\t"
       "xorl %%eax, %%eax\n\t"
-      "mulx 0(%%rsi), %%r14, %%r15\n\t"
+      "mulx %[a0], %%r14, %%r15\n\t"
       "adcx %%r14, %%r9\n\t"
       "adox %%r15, %%r10\n\t"
-      "mulx 8(%%rsi), %%r14, %%r15\n\t"
+      "mulx %[a1], %%r14, %%r15\n\t"
       "adcx %%r14, %%r10\n\t"
       "adox %%r15, %%r11\n\t"
-      "mulx 16(%%rsi), %%r14, %%r15\n\t"
+      "mulx %[a2], %%r14, %%r15\n\t"
       "adcx %%r14, %%r11\n\t"
       "adox %%r15, %%r12\n\t"
-      "mulx 24(%%rsi), %%r14, %%r13\n\t"
+      "mulx %[a3], %%r14, %%r13\n\t"
       "adcx %%r14, %%r12\n\t"
       "adox %%rax, %%r13\n\t"
       "adcx %%rax, %%r13\n\t"
       /* row 3: r10 .. r13, rcx */
       "movq 24(%%rcx), %%rdx\n\t"
       "xorl %%eax, %%eax\n\t"
-      "mulx 0(%%rsi), %%r14, %%r15\n\t"
+      "mulx %[a0], %%r14, %%r15\n\t"
       "adcx %%r14, %%r10\n\t"
       "adox %%r15, %%r11\n\t"
-      "mulx 8(%%rsi), %%r14, %%r15\n\t"
+      "mulx %[a1], %%r14, %%r15\n\t"
       "adcx %%r14, %%r11\n\t"
       "adox %%r15, %%r12\n\t"
-      "mulx 16(%%rsi), %%r14, %%r15\n\t"
+      "mulx %[a2], %%r14, %%r15\n\t"
       "adcx %%r14, %%r12\n\t"
       "adox %%r15, %%r13\n\t"
-      "mulx 24(%%rsi), %%r14, %%rcx\n\t"
+      "mulx %[a3], %%r14, %%rcx\n\t"
       "adcx %%r14, %%r13\n\t"
       "adox %%rax, %%rcx\n\t"
       "adcx %%rax, %%rcx\n\t"
-      NAT_FE64_REDUCE_STORE
-      : "+c"(bp)
-      : "D"(r), "S"(a)
-      : "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "cc", "memory");
+      NAT_FE64_REDUCE_STORE_M
+      : "+c"(bp), [r0] "=m"(r->v[0]), [r1] "=m"(r->v[1]), [r2] "=m"(r->v[2]), [r3] "=m"(r->v[3])
+      : [a0] "m"(a->v[0]), [a1] "m"(a->v[1]), [a2] "m"(a->v[2]), [a3] "m"(a->v[3]),
+        "m"(*(const uint64_t(*)[4]) b->v)
+      : "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "cc");
 }
 
 /* r = a^2: the six cross products a[i] a[j] (i < j) once, doubled by a shift chain, plus the
@@ -225,24 +264,24 @@ static inline void nat_fe64_sq(nat_fe64 *r, const nat_fe64 *a) {
   uint64_t scratch;
   __asm__ volatile(
       /* cross products: r8 = limb 1 ... rcx = limb 7 */
-      "movq 0(%%rsi), %%rdx\n\t"              /* a0 */
-      "mulx 8(%%rsi), %%r8, %%r9\n\t"         /* a0 a1 -> limbs 1, 2 */
-      "mulx 16(%%rsi), %%r14, %%r10\n\t"      /* a0 a2 -> 2, 3 */
+      "movq %[a0], %%rdx\n\t"              /* a0 */
+      "mulx %[a1], %%r8, %%r9\n\t"         /* a0 a1 -> limbs 1, 2 */
+      "mulx %[a2], %%r14, %%r10\n\t"      /* a0 a2 -> 2, 3 */
       "addq %%r14, %%r9\n\t"
-      "mulx 24(%%rsi), %%r14, %%r11\n\t"      /* a0 a3 -> 3, 4 */
+      "mulx %[a3], %%r14, %%r11\n\t"      /* a0 a3 -> 3, 4 */
       "adcq %%r14, %%r10\n\t"
       "adcq $0, %%r11\n\t"
-      "movq 8(%%rsi), %%rdx\n\t"              /* a1 */
+      "movq %[a1], %%rdx\n\t"              /* a1 */
       "xorl %%eax, %%eax\n\t"
-      "mulx 16(%%rsi), %%r14, %%r15\n\t"      /* a1 a2 -> 3, 4 */
+      "mulx %[a2], %%r14, %%r15\n\t"      /* a1 a2 -> 3, 4 */
       "adcx %%r14, %%r10\n\t"
       "adox %%r15, %%r11\n\t"
-      "mulx 24(%%rsi), %%r14, %%r12\n\t"      /* a1 a3 -> 4, 5 */
+      "mulx %[a3], %%r14, %%r12\n\t"      /* a1 a3 -> 4, 5 */
       "adcx %%r14, %%r11\n\t"
       "adox %%rax, %%r12\n\t"
       "adcx %%rax, %%r12\n\t"
-      "movq 16(%%rsi), %%rdx\n\t"             /* a2 */
-      "mulx 24(%%rsi), %%r14, %%r13\n\t"      /* a2 a3 -> 5, 6 */
+      "movq %[a2], %%rdx\n\t"             /* a2 */
+      "mulx %[a3], %%r14, %%r13\n\t"      /* a2 a3 -> 5, 6 */
       "addq %%r14, %%r12\n\t"
       "adcq $0, %%r13\n\t"
       /* double: limbs 1..6 shifted left one bit, the top bit into limb 7 */
@@ -255,25 +294,25 @@ static inline void nat_fe64_sq(nat_fe64 *r, const nat_fe64 *a) {
       "adcq %%r13, %%r13\n\t"
       "adcq $0, %%rcx\n\t"
       /* the squares: a0^2 -> 0, 1; a1^2 -> 2, 3; a2^2 -> 4, 5; a3^2 -> 6, 7 */
-      "movq 0(%%rsi), %%rdx\n\t"
+      "movq %[a0], %%rdx\n\t"
       "mulx %%rdx, %%rbx, %%r15\n\t"
       "addq %%r15, %%r8\n\t"
-      "movq 8(%%rsi), %%rdx\n\t"
+      "movq %[a1], %%rdx\n\t"
       "mulx %%rdx, %%r14, %%r15\n\t"
       "adcq %%r14, %%r9\n\t"
       "adcq %%r15, %%r10\n\t"
-      "movq 16(%%rsi), %%rdx\n\t"
+      "movq %[a2], %%rdx\n\t"
       "mulx %%rdx, %%r14, %%r15\n\t"
       "adcq %%r14, %%r11\n\t"
       "adcq %%r15, %%r12\n\t"
-      "movq 24(%%rsi), %%rdx\n\t"
+      "movq %[a3], %%rdx\n\t"
       "mulx %%rdx, %%r14, %%r15\n\t"
       "adcq %%r14, %%r13\n\t"
       "adcq %%r15, %%rcx\n\t"
-      NAT_FE64_REDUCE_STORE
-      : "=c"(scratch)
-      : "D"(r), "S"(a)
-      : "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "cc", "memory");
+      NAT_FE64_REDUCE_STORE_M
+      : "=&c"(scratch), [r0] "=m"(r->v[0]), [r1] "=m"(r->v[1]), [r2] "=m"(r->v[2]), [r3] "=m"(r->v[3])
+      : [a0] "m"(a->v[0]), [a1] "m"(a->v[1]), [a2] "m"(a->v[2]), [a3] "m"(a->v[3])
+      : "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "cc");
   (void) scratch;
 }
 
@@ -282,21 +321,30 @@ static inline void nat_fe64_sqn(nat_fe64 *r, const nat_fe64 *a, int n) {
   while (--n > 0) nat_fe64_sq(r, r);
 }
 
-/* r = 121666 a (see fe25519_51.h) */
+/* r = 121666 a (see fe25519_51.h): four MULX by the constant, the fifth limb (< 121666) times 38
+ * folded back, a last carry as 38 more. */
 static inline void nat_fe64_mul121666(nat_fe64 *r, const nat_fe64 *a) {
-  typedef unsigned __int128 u128;
-  u128 c;
-  uint64_t r0, r1, r2, r3, top;
-  c = (u128) a->v[0] * 121666; r0 = (uint64_t) c;
-  c = (u128) a->v[1] * 121666 + (uint64_t) (c >> 64); r1 = (uint64_t) c;
-  c = (u128) a->v[2] * 121666 + (uint64_t) (c >> 64); r2 = (uint64_t) c;
-  c = (u128) a->v[3] * 121666 + (uint64_t) (c >> 64); r3 = (uint64_t) c;
-  top = (uint64_t) (c >> 64); /* < 121666: times 38 < 2^23 */
-  c = (u128) r0 + top * 38; r0 = (uint64_t) c;
-  c = (u128) r1 + (uint64_t) (c >> 64); r1 = (uint64_t) c;
-  c = (u128) r2 + (uint64_t) (c >> 64); r2 = (uint64_t) c;
-  c = (u128) r3 + (uint64_t) (c >> 64); r3 = (uint64_t) c;
-  r0 += 38 * (uint64_t) (c >> 64); /* the wrapped value is small: no carry */
+  uint64_t r0, r1, r2, r3, t0, t1;
+  __asm__("movl $121666, %%edx\n\t"
+          "mulx %[a0], %[r0], %[r1]\n\t"
+          "mulx %[a1], %[t0], %[r2]\n\t"
+          "addq %[t0], %[r1]\n\t"
+          "mulx %[a2], %[t0], %[r3]\n\t"
+          "adcq %[t0], %[r2]\n\t"
+          "mulx %[a3], %[t0], %[t1]\n\t"
+          "adcq %[t0], %[r3]\n\t"
+          "adcq $0, %[t1]\n\t"
+          "imulq $38, %[t1], %[t1]\n\t"
+          "addq %[t1], %[r0]\n\t"
+          "adcq $0, %[r1]\n\t"
+          "adcq $0, %[r2]\n\t"
+          "adcq $0, %[r3]\n\t"
+          "sbbq %[t1], %[t1]\n\t"
+          "andq $38, %[t1]\n\t"
+          "addq %[t1], %[r0]"
+          : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [t0] "=&r"(t0), [t1] "=&r"(t1)
+          : [a0] "m"(a->v[0]), [a1] "m"(a->v[1]), [a2] "m"(a->v[2]), [a3] "m"(a->v[3])
+          : "rdx", "cc");
   r->v[0] = r0; r->v[1] = r1; r->v[2] = r2; r->v[3] = r3;
 }
 

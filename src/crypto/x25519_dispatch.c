@@ -2,8 +2,9 @@
  * crypto_scalarmult_curve25519 (through the --wrap of x25519_wrap.c), made once when the library
  * is loaded (before any thread can call in):
  *   x86-64 with AVX                              libsodium's own ("libsodium": its sandy2x
- *                                                ladder, 82k cycles on Zen 4 against 90k for our
- *                                                MULX ladder, 97k for our portable one)
+ *                                                ladder, 77k TSC cycles on Zen 4, ties our MULX
+ *                                                ladder, 78k, and beats our portable one, 97k:
+ *                                                no margin to switch for, on a CPU we measured)
  *   x86-64 without AVX, with BMI2 and ADX        radix 2^64 with MULX/ADX ("mulx"; libsodium
  *                                                would run its ref10 there)
  *   everything else (arm64 ...)                  radix 2^51, portable C ("portable"; libsodium:

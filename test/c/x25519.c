@@ -1,8 +1,8 @@
 /* Our X25519 (src/crypto/x25519*.c on fe25519_51.h and fe25519_64.h) against a big-integer
  * reference and against libsodium 1.0.22's crypto_scalarmult_curve25519, in C, under ASan/UBSan
  * and valgrind (test/c/run.sh), once per ladder (run-env):
- *   - the field: every operation of each field (mul, sq, add, sub, mul121666, invert, frombytes,
- *     tobytes, cswap) against arithmetic mod p done bit by bit on 32-bit words, on random limbs and
+ *   - the field: every operation of each field (mul, sq, add, sub, addsub, mul121666, invert,
+ *     frombytes, tobytes, cswap) against arithmetic mod p done bit by bit on 32-bit words, on random limbs and
  *     on the edges: limbs 0, 1, 2^51 - 1, 2^51, the largest each operation is specified to take,
  *     2^64 - 1 for the radix-2^64 field; values p - 1, p, p + 1, 2p, 2^255 - 1, 2^256 - 1; and the
  *     limb bounds each operation promises for its output;
@@ -420,6 +420,12 @@ static void test_fe64(unsigned long trials) {
     nat_fe64_tobytes(out, &r);
     const ref want_sub = ref_sub(&ma, &mb);
     expect_value(out, &want_sub, "fe64 sub");
+    nat_fe64 s_, d_;
+    nat_fe64_addsub(&s_, &d_, &a, &b);
+    nat_fe64_tobytes(out, &s_);
+    expect_value(out, &want_add, "fe64 addsub (sum)");
+    nat_fe64_tobytes(out, &d_);
+    expect_value(out, &want_sub, "fe64 addsub (difference)");
 
     nat_fe64_tobytes(out, &a);
     expect_value(out, &ma, "fe64 tobytes");
