@@ -45,6 +45,10 @@
         "src/crypto/mlkem768_avx2.c",
         "src/crypto/keccak4x_avx2.c",
         "src/crypto/xwing.c",
+        "src/crypto/x25519_dispatch.c",
+        "src/crypto/x25519_portable.c",
+        "src/crypto/x25519_mulx.c",
+        "src/crypto/x25519_wrap.c",
         "src/crypto/blake2b.c",
         "src/crypto/blake2b_dispatch.c",
         "src/crypto/blake2b_portable.c",
@@ -72,9 +76,12 @@
           # glibc floor 2.28 for the prebuild: see the comment in the file
           "sources": ["src/compat/glibc_fstat.c"],
           "libraries": ["<(module_root_dir)/<(libsodium_dir)/lib/libsodium.a"],
-          # --wrap: libsodium's scrypt runs our core (src/crypto/scrypt.h)
+          # --wrap: libsodium's scrypt runs our core (src/crypto/scrypt.h), its X25519 ours where
+          # ours is faster (src/crypto/x25519.h)
+          "defines": ["NAT_X25519_WRAP"],
           "ldflags": ["-Wl,--exclude-libs,ALL", "-Wl,--gc-sections",
-                      "-Wl,--wrap=escrypt_kdf_sse", "-Wl,--wrap=escrypt_kdf_nosse"]
+                      "-Wl,--wrap=escrypt_kdf_sse", "-Wl,--wrap=escrypt_kdf_nosse",
+                      "-Wl,--wrap=crypto_scalarmult_curve25519"]
         }],
         ["OS=='mac'", {
           "libraries": ["<(module_root_dir)/<(libsodium_dir)/lib/libsodium.a"],

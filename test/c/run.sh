@@ -4,6 +4,7 @@
 # (wasm32) paths, run plainly, under ASan + UBSan (clang), and once under valgrind.
 #   bash test/c/run.sh            # all of it
 #   NO_VALGRIND=1 bash test/c/run.sh
+#   bash test/c/run.sh test/c/x25519.c   # only the harnesses named
 # A harness names in its opening comment the sources it is linked with ("cc-sources: ...", else
 # it includes what it tests) and the environments it is run in, one run each ("run-env:
 # VAR=value ...", e.g. every implementation a dispatcher can be forced to).
@@ -23,7 +24,9 @@ run() {
   if [ ${#envs[@]} -eq 0 ]; then "$@" "$bin"; return; fi
   for e in "${envs[@]}"; do echo "  ($e)"; env "$e" "$@" "$bin"; done
 }
-for src in test/c/*.c; do
+harnesses=("$@")
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(test/c/*.c)
+for src in "${harnesses[@]}"; do
   name=$(basename "$src" .c)
   # the marker lines' words, without a closing */
   marked() { sed -n "s/^ \\* $1: //p" "$src" | sed 's|\*/||' | tr '\n' ' '; }

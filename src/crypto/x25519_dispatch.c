@@ -1,0 +1,142 @@
+/* X25519: the functions of x25519.h, and the choice of what runs libsodium's
+ * crypto_scalarmult_curve25519 (through the --wrap of x25519_wrap.c), made once when the library
+ * is loaded (before any thread can call in):
+ *   x86-64 with AVX                              libsodium's own ("libsodium": its sandy2x
+ *                                                ladder, 77k TSC cycles on Zen 4, ties our MULX
+ *                                                ladder, 78k, and beats our portable one, 97k:
+ *                                                no margin to switch for, on a CPU we measured)
+ *   x86-64 without AVX, with BMI2 and ADX        radix 2^64 with MULX/ADX ("mulx"; libsodium
+ *                                                would run its ref10 there)
+ *   everything else (arm64 ...)                  radix 2^51, portable C ("portable"; libsodium:
+ *                                                ref10's 32-bit products)
+ * wasm32 is not wrapped (libsodium's ref10 there: 2^51 limbs with emulated 128-bit products ran
+ * at 0.4x it). NATRIUM_X25519=portable or mulx forces ours (mulx only if the CPU has it),
+ * NATRIUM_DISABLE_SIMD set (and not "0") the portable one, NATRIUM_X25519=libsodium libsodium's,
+ * so the tests and the benchmarks run every path on one machine. nat_x25519_scalarmult itself
+ * always runs one of ours (the C tests call it directly). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "x25519.h"
+#include "x25519_impl.h"
+
+#if defined(NAT_X25519_MULX) && !defined(__wasm__)
+#include <cpuid.h>
+#endif
+
+const nat_x25519_kernels *nat_x25519_kernels_chosen = &nat_x25519_portable;
+int nat_x25519_use_libsodium = 0;
+
+const char *nat_x25519_impl(void) {
+  return nat_x25519_use_libsodium ? "libsodium" : nat_x25519_kernels_chosen->name;
+}
+
+/* The u-coordinates libsodium's ref10 refuses before any arithmetic (its has_small_order: bit
+ * 255 is not compared), little-endian; the last byte is given without bit 255. */
+static const unsigned char nat_x25519_small_order[7][32] = {
+  { 0 },                                                                          /* 0 */
+  { 1 },                                                                          /* 1 */
+  { 0xe0, 0xeb, 0x7a, 0x7c, 0x3b, 0x41, 0xb8, 0xae, 0x16, 0x56, 0xe3, 0xfa, 0xf1, 0x9f, 0xc4, 0x6a,
+    0xda, 0x09, 0x8d, 0xeb, 0x9c, 0x32, 0xb1, 0xfd, 0x86, 0x62, 0x05, 0x16, 0x5f, 0x49, 0xb8, 0x00 }, /* order 8 */
+  { 0x5f, 0x9c, 0x95, 0xbc, 0xa3, 0x50, 0x8c, 0x24, 0xb1, 0xd0, 0xb1, 0x55, 0x9c, 0x83, 0xef, 0x5b,
+    0x04, 0x44, 0x5c, 0xc4, 0x58, 0x1c, 0x8e, 0x86, 0xd8, 0x22, 0x4e, 0xdd, 0xd0, 0x9f, 0x11, 0x57 }, /* order 8 */
+  { 0xec, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f }, /* p - 1 */
+  { 0xed, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f }, /* p */
+  { 0xee, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f }, /* p + 1 */
+};
+
+/* 1 if u is one of them. u is public, but the comparison reads every byte anyway. */
+static int nat_x25519_has_small_order(const unsigned char u[32]) {
+  unsigned int found = 0;
+  for (size_t i = 0; i < 7; i++) {
+    unsigned int diff = 0;
+    for (size_t j = 0; j < 31; j++) diff |= u[j] ^ nat_x25519_small_order[i][j];
+    diff |= (u[31] & 0x7f) ^ nat_x25519_small_order[i][31];
+    found |= (diff - 1) >> 8 & 1; /* 1 iff diff == 0 */
+  }
+  return (int) found;
+}
+
+/* RFC 7748 section 5's decodeScalar25519 */
+static void nat_x25519_clamp(unsigned char k[32], const unsigned char n[32]) {
+  for (size_t i = 0; i < 32; i++) k[i] = n[i];
+  k[0] &= 248;
+  k[31] &= 127;
+  k[31] |= 64;
+}
+
+/* Zeroing the copy of the scalar through a volatile pointer, so it is not dropped as a dead store. */
+static void nat_x25519_wipe(unsigned char *k, size_t len) {
+  volatile unsigned char *v = k;
+  for (size_t i = 0; i < len; i++) v[i] = 0;
+}
+
+int nat_x25519_scalarmult(unsigned char *q, const unsigned char *n, const unsigned char *p) {
+  unsigned char k[32];
+  unsigned char d = 0;
+
+  if (nat_x25519_has_small_order(p)) return -1;
+  nat_x25519_clamp(k, n);
+  nat_x25519_kernels_chosen->ladder(q, k, p);
+  nat_x25519_wipe(k, sizeof k);
+  for (size_t i = 0; i < 32; i++) d |= q[i];
+  return -(int) (1 & ((unsigned int) d - 1) >> 8); /* -1 iff q is all zeros */
+}
+
+int nat_x25519_scalarmult_base(unsigned char *q, const unsigned char *n) {
+  static const unsigned char nine[32] = { 9 };
+  unsigned char k[32];
+
+  nat_x25519_clamp(k, n);
+  nat_x25519_kernels_chosen->ladder(q, k, nine);
+  nat_x25519_wipe(k, sizeof k);
+  return 0;
+}
+
+/* wasm32: no environment to read, and the portable ladder. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__wasm__)
+#ifdef NAT_X25519_MULX
+/* CPUID leaf 7 (subleaf 0) EBX bit 8: BMI2 (MULX); bit 19: ADX (ADCX/ADOX). General-purpose
+ * registers only, so nothing to ask of the OS. */
+static int nat_x25519_cpu_has_mulx(void) {
+  unsigned int a, b = 0, c, d;
+  if (__get_cpuid_max(0, NULL) < 7) return 0;
+  __cpuid_count(7, 0, a, b, c, d);
+  return (b >> 8 & 1) && (b >> 19 & 1);
+}
+
+/* What libsodium asks before it picks its sandy2x ladder: CPUID leaf 1 ECX bits 27 (OSXSAVE)
+ * and 28 (AVX), and XCR0 bits 1 and 2 (the OS saves xmm and ymm state). */
+static int nat_x25519_cpu_has_avx(void) {
+  unsigned int a, b, c, d, xcr0, xcr0_hi;
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c >> 27 & 1) || !(c >> 28 & 1)) return 0;
+  __asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(xcr0_hi) : "c"(0));
+  return (xcr0 & 0x06) == 0x06;
+}
+#endif
+
+__attribute__((constructor)) static void nat_x25519_dispatch(void) {
+  const char *off = getenv("NATRIUM_DISABLE_SIMD");
+  const char *force = getenv("NATRIUM_X25519");
+  const nat_x25519_kernels *best = &nat_x25519_portable;
+  int libsodium_faster = 0;
+
+#ifdef NAT_X25519_MULX
+  if (nat_x25519_cpu_has_mulx()) best = &nat_x25519_mulx;
+  libsodium_faster = nat_x25519_cpu_has_avx();
+#endif
+  const int forced_ours = force != NULL && (strcmp(force, "portable") == 0 || strcmp(force, "mulx") == 0);
+  const int simd_off = off != NULL && off[0] != '\0' && strcmp(off, "0") != 0;
+  if (simd_off || (force != NULL && strcmp(force, "portable") == 0)) {
+    nat_x25519_kernels_chosen = &nat_x25519_portable;
+  } else {
+    nat_x25519_kernels_chosen = best; /* "mulx" forced or not: the best of ours this CPU has */
+  }
+  nat_x25519_use_libsodium = (force != NULL && strcmp(force, "libsodium") == 0) ||
+                             (libsodium_faster && !forced_ours && !simd_off);
+}
+#endif
