@@ -340,26 +340,30 @@ async function measure () {
     const v = path.join(work, 'size', 'vite', id)
     await viteBuild(v, [`size-${id}.html`])
     row.vite = gz(v)
-    // start-up: navigation to the first hash (natrium: right after import; wrappers: after ready),
-    // performance.now() on the esbuild page, the median of 7 cold loads (no cache)
-    const page = htmlFor(e, `size-${id}.js`)
-    const times = []
-    for (let i = 0; i < 7; i++) {
-      const { page: p, logs } = await openPage(served(e, page))
+    row.page = served(e, htmlFor(e, `size-${id}.js`))
+    rows.push(row)
+  }
+  // start-up: navigation to the first hash (natrium: right after import; wrappers: after `ready`),
+  // performance.now() on the esbuild page with the cache off; 11 rounds, the libraries alternated
+  // within each, the median per library
+  const rounds = 11
+  for (const row of rows) row.times = []
+  for (let i = 0; i < rounds; i++) {
+    for (const row of i % 2 ? [...rows].reverse() : rows) {
+      const { page: p, logs } = await openPage('about:blank')
       await p.setCacheEnabled(false)
+      await p.goto(row.page)
       await p.waitForFunction('window.__first', { timeout: 30000 }).catch(() => {})
       const [t, h] = await p.evaluate('[window.__first, window.__hash]')
       await p.close()
-      if (h !== abc) throw new Error(`${lib}: hash ${h} != ${abc}; ${logs.join(' | ')}`)
-      times.push(t)
+      if (h !== abc) throw new Error(`${row.lib}: hash ${h} != ${abc}; ${logs.join(' | ')}`)
+      row.times.push(t)
     }
-    times.sort((a, b) => a - b)
-    row.startup = times[3]
-    rows.push(row)
   }
+  for (const row of rows) row.startup = row.times.sort((x, y) => x - y)[rounds >> 1]
   const kb = (n) => (n / 1024).toFixed(1)
   console.log(`\nsizes (gzip -9 of the bundle's .js and .wasm, KiB) and start-up, Chromium ${chromiumVersion}, ${cpuName()}`)
-  console.log('| library | esbuild | webpack 5 | Vite 8.3.8 | navigation to first hash (ms, median of 7) |')
+  console.log('| library | esbuild | webpack 5 | Vite 8.3.8 | navigation to first hash (ms, median of 11) |')
   console.log('|---|---:|---:|---:|---:|')
   for (const r of rows) console.log(`| ${r.lib} | ${kb(r.esbuild.gzip)} | ${kb(r.webpack.gzip)} | ${kb(r.vite.gzip)} | ${r.startup.toFixed(1)} |`)
 }
