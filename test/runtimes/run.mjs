@@ -2,7 +2,8 @@
 // with --ignore-scripts into a scratch project, run for real in every JavaScript runtime: headless
 // Chromium (main thread and module Web Worker) with bundles from esbuild, webpack 5 and Vite 8.3.8
 // (build and dev server), Deno with no permission flags, Bun (native addon and wasm), workerd (the
-// binary with a config whose only socket is 127.0.0.1), a server bundle run from another folder,
+// binary with a config whose only socket is 127.0.0.1, and miniflare with cf: false), a server
+// bundle run from another folder,
 // Node 22 and 24. Each case computes the known answers of test/runtimes/probe.js and compares them
 // byte for byte with the native backend of this checkout. One line per case, then
 // "N passed, M failed"; exit 1 on any failure.
@@ -263,12 +264,19 @@ async function processCases () {
   // workerd: the app bundled as wrangler does (conditions workerd, worker, browser; .wasm kept as a
   // module import), served by the workerd binary from a config whose only socket is on 127.0.0.1
   // and whose outbound network allows nothing
-  await check('workerd 2026-11-17 (workerd condition, natrium.wasm imported as a module)', 'wasm', async () => {
+  let workerBundle
+  const bundleWorker = () => {
+    if (workerBundle) return workerBundle
     const out = path.join(work, 'workerd')
     const r = esbuild.buildSync({ entryPoints: [path.join(project, 'workerd.mjs')], bundle: true, platform: 'neutral', format: 'esm', conditions: ['workerd', 'worker', 'browser'], mainFields: ['module', 'main'], loader: { '.wasm': 'copy' }, outdir: out, absWorkingDir: project, logLevel: 'error', metafile: true })
     const files = Object.keys(r.metafile.outputs).map((f) => path.basename(f))
     const wasm = files.filter((f) => f.endsWith('.wasm'))
     if (wasm.length !== 1) throw new Error(`expected one .wasm module in the worker bundle, got ${files.join(', ')}`)
+    workerBundle = { out, wasm }
+    return workerBundle
+  }
+  await check('workerd 2026-11-17 (workerd condition, natrium.wasm imported as a module)', 'wasm', async () => {
+    const { out, wasm } = bundleWorker()
     const port = await freePort()
     fs.writeFileSync(path.join(out, 'config.capnp'), `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
@@ -296,6 +304,25 @@ const app :Workerd.Worker = (
         }
       }
     } finally { child.kill() }
+  })
+  // the same bundle in miniflare 4 (its own workerd), cf: false so it fetches nothing
+  const mfVersion = JSON.parse(fs.readFileSync(path.join(toolsDir, 'node_modules', 'miniflare', 'package.json'), 'utf8')).version
+  await check(`miniflare ${mfVersion}, cf: false (workerd condition)`, 'wasm', async () => {
+    const { out, wasm } = bundleWorker()
+    const { Miniflare } = await import(pathToFileURL(tools.resolve('miniflare')).href)
+    const mf = new Miniflare({
+      modulesRoot: out,
+      modules: [{ type: 'ESModule', path: path.join(out, 'workerd.js') }, { type: 'CompiledWasm', path: path.join(out, wasm[0]) }],
+      compatibilityDate: '2025-09-01',
+      cf: false,
+      host: '127.0.0.1',
+      port: 0,
+      log: undefined
+    })
+    try {
+      const res = await mf.dispatchFetch('http://127.0.0.1/')
+      return JSON.parse(await res.text())
+    } finally { await mf.dispose() }
   })
 }
 function freePort () {
