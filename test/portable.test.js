@@ -16,35 +16,7 @@ const { forbidden, code } = require('../scripts/build-esm')
 const root = path.join(__dirname, '..')
 const esm = path.join(root, 'lib', 'esm')
 
-// Known answers every runtime must give exactly: deterministic outputs (hashes, Ed25519 from a
-// seed, AEAD and secretbox with fixed keys and nonces, X25519, codecs), a tampered ciphertext
-// refused, and random bytes drawn. Runs on the main API; `probe.toString()` is evaluated elsewhere.
-function probe (sodium) {
-  const e = (s) => sodium.from_string(s)
-  const k = new Uint8Array(32).map((_, i) => i)
-  const n = new Uint8Array(24).map((_, i) => 100 + i)
-  const out = {}
-  out.generichash = sodium.crypto_generichash(64, e('natrium'), null, 'hex')
-  out.sha256 = sodium.to_hex(sodium.crypto_hash_sha256(e('abc')))
-  out.sha512 = sodium.to_hex(sodium.crypto_hash_sha512(new Uint8Array(1000).fill(7)))
-  const kp = sodium.crypto_sign_seed_keypair(k)
-  out.pk = sodium.to_hex(kp.publicKey)
-  out.sig = sodium.to_hex(sodium.crypto_sign_detached(e('message'), kp.privateKey))
-  out.verified = sodium.crypto_sign_verify_detached(sodium.from_hex(out.sig), e('message'), kp.publicKey)
-  const c = sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(e('hello, every runtime'), e('ad'), null, n, k)
-  out.aead = sodium.to_hex(c)
-  out.opened = sodium.to_string(sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(null, c, e('ad'), n, k))
-  c[3] ^= 1
-  try { sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(null, c, e('ad'), n, k); out.tampered = 'accepted' } catch (err) { out.tampered = err.message }
-  out.secretbox = sodium.to_base64(sodium.crypto_secretbox_easy(e('x'.repeat(100)), n, k))
-  out.x25519 = sodium.to_hex(sodium.crypto_scalarmult_base(k))
-  out.box = sodium.to_hex(sodium.crypto_box_easy(e('box'), n, sodium.crypto_scalarmult_base(k), k))
-  out.b64 = [1, 3, 5, 7].map((v) => sodium.to_base64(new Uint8Array([250, 251, 252, 253]), v))
-  out.latin1 = sodium.crypto_pwhash_str_needs_rehash('$argon2id$v=19$m=8,t=1,p=1$c29tZXNhbHQ$' + 'A'.repeat(43), 1, 8192)
-  const r = sodium.randombytes_buf(32)
-  out.random = r.length === 32 && r.some((b) => b !== 0)
-  return out
-}
+const { probe } = require('./runtimes/probe')
 
 // The same probe over the native backend, for comparison.
 function nativeAnswers () {
