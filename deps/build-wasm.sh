@@ -28,12 +28,20 @@ cflags=(-std=c11 -O2 -msimd128 -fno-vectorize -fno-slp-vectorize -ftls-model=loc
 # reactor: no main, the glue calls _initialize(); the stack first, so an overflow traps instead of
 # silently overwriting static data; 1 MiB of stack for libsodium's largest locals. --wrap:
 # libsodium's scrypt runs our core (src/crypto/scrypt.h), and its SHA-512 calls (Ed25519) ours
-# (src/crypto/sha2.h; natively deps/build.sh renames them in the archive instead).
+# (src/crypto/sha2.h; natively deps/build.sh renames them in the archive instead); so do its
+# BLAKE2b calls (box_seal, kx, kdf, Argon2: src/crypto/blake2b.h), and its Argon2 never starts on
+# the portable fill_segment (src/wasm.c). What only those references kept alive (libsodium's
+# SHA-512, BLAKE2b and portable Argon2 code) is then left out: wasm-ld keeps only what is reached.
+wraps=(escrypt_kdf_sse escrypt_kdf_nosse
+       crypto_hash_sha512 crypto_hash_sha512_init crypto_hash_sha512_update crypto_hash_sha512_final
+       crypto_generichash_blake2b crypto_generichash_blake2b_salt_personal
+       crypto_generichash_blake2b_init crypto_generichash_blake2b_init_salt_personal
+       crypto_generichash_blake2b_update crypto_generichash_blake2b_final
+       _crypto_generichash_blake2b_pick_best_implementation
+       argon2_fill_segment_ref)
 ldflags=(-mexec-model=reactor -Wl,--stack-first -Wl,-z,stack-size=1048576
-         -Wl,--export=malloc -Wl,--export=free
-         -Wl,--wrap=escrypt_kdf_sse -Wl,--wrap=escrypt_kdf_nosse
-         -Wl,--wrap=crypto_hash_sha512 -Wl,--wrap=crypto_hash_sha512_init
-         -Wl,--wrap=crypto_hash_sha512_update -Wl,--wrap=crypto_hash_sha512_final)
+         -Wl,--export=malloc -Wl,--export=free)
+for w in "${wraps[@]}"; do ldflags+=("-Wl,--wrap=$w"); done
 
 # Then binaryen's wasm-opt -O3, as Emscripten does for libsodium-wrappers: ed25519 sign 1 KB +6 %,
 # verify +3-7 %, X25519 +3-7 %, the rest within the noise, and 9 % smaller (2 % gzipped)

@@ -102,8 +102,8 @@ function namedExports (names) {
   return `export default natrium;\nexport const {\n${names.map((n) => `  ${n}`).join(',\n')}\n} = natrium;\n`
 }
 
-// Hex, not base64: gzip keeps byte-aligned repeats only in hex (natrium.wasm: base64 805 KB,
-// 257 KB gzipped; hex 1209 KB, 207 KB gzipped; brotli 208 and 158 KB), and what is served
+// Hex, not base64: gzip keeps byte-aligned repeats only in hex (natrium.wasm: base64 651 KB,
+// 216 KB gzipped; hex 977 KB, 176 KB gzipped; brotli 177 and 138 KB), and what is served
 // compressed is what a page pays for.
 function wasmBytesModule (bytes) {
   const hex = Buffer.from(bytes).toString('hex')

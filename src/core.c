@@ -8,6 +8,7 @@
  * Every function reads all of its inputs before it writes its output, except where a NO_OVERLAP
  * says otherwise, so an output may be the same buffer as an input (tests check each one). */
 #include "nat.h"
+#include "keccak.h"
 
 /* The operations Ed25519 and Ristretto255 share, with the same names and shapes: G is the group's
  * prefix (G_BYTES, ...), the other arguments the full names of the functions defined. */
@@ -222,17 +223,20 @@ static napi_value nat_crypto_core_keccak1600_extract_bytes(napi_env env, napi_ca
   return nat_undefined(env);
 }
 
-#define NAT_KECCAK1600_PERMUTE(permute)                                                       \
+/* The permutations run our Keccak (src/crypto/keccak.h: the same lanes in the same bytes of the
+ * state as libsodium's, faster), which SHA-3 and the XOFs use too: libsodium's reference Keccak
+ * (22 KB of the wasm module) is then linked into neither build's hot path, and wasm not at all. */
+#define NAT_KECCAK1600_PERMUTE(permute, rounds)                                               \
   static napi_value nat_##permute(napi_env env, napi_callback_info info) {                    \
     ARGS(1);                                                                                  \
     STATE(state, 0, crypto_core_keccak1600_state);                                            \
-    permute(&state);                                                                          \
+    nat_keccak_permute(state.opaque, rounds);                                                 \
     STATE_SAVE(state);                                                                        \
     return nat_undefined(env);                                                                \
   }
 
-NAT_KECCAK1600_PERMUTE(crypto_core_keccak1600_permute_24)
-NAT_KECCAK1600_PERMUTE(crypto_core_keccak1600_permute_12)
+NAT_KECCAK1600_PERMUTE(crypto_core_keccak1600_permute_24, 24)
+NAT_KECCAK1600_PERMUTE(crypto_core_keccak1600_permute_12, 12)
 
 /* Scalar multiplication q = n * p. X25519 (crypto_scalarmult, _curve25519) throws when the
  * result is all zeros (p of small order), like sodium-native, and leaves q zeroed. Ed25519 throws when p is not a

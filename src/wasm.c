@@ -65,6 +65,41 @@ static napi_callback *nat_functions;
 static const char **nat_function_names;
 static size_t nat_function_total;
 
+/* libsodium is built with its assert()s (blake2b, Argon2) and wasi-libc's arc4random has some;
+ * wasi-libc's __assert_fail would print the failed expression to stderr with fprintf, which
+ * links all of printf (about 12 KB of the module) for a message the glue drops (fd_write is a
+ * stub). An assertion that fails traps here instead, as abort() does after that message: the
+ * glue reports the trap and starts a fresh instance. */
+_Noreturn void __assert_fail(const char *expr, const char *file, int line, const char *func) {
+  (void) expr;
+  (void) file;
+  (void) line;
+  (void) func;
+  __builtin_trap();
+}
+
+/* libsodium's Argon2 starts on its portable fill_segment and sodium_init (nat_init) moves it to
+ * the SIMD128 one (argon2-core.c: fill_segment = argon2_fill_segment_ref, then
+ * argon2_fill_segment_wasm32 in argon2_pick_best_implementation), so every hash runs the SIMD128
+ * code. The link wraps that first reference (deps/build-wasm.sh): the portable fill_segment
+ * (18 KB of the module) is left out, and the stand-in runs the SIMD128 code too. The position is
+ * argon2-core.h's argon2_position_t, passed by value as there. */
+struct Argon2_instance_t;
+struct nat_argon2_position {
+  uint32_t pass;
+  uint32_t lane;
+  uint8_t slice;
+  uint32_t index;
+};
+void argon2_fill_segment_wasm32(const struct Argon2_instance_t *instance,
+                                struct nat_argon2_position position);
+void __wrap_argon2_fill_segment_ref(const struct Argon2_instance_t *instance,
+                                    struct nat_argon2_position position);
+void __wrap_argon2_fill_segment_ref(const struct Argon2_instance_t *instance,
+                                    struct nat_argon2_position position) {
+  argon2_fill_segment_wasm32(instance, position);
+}
+
 /* message = a then b (src/nat_pure.h: the same texts as src/napi_args.c's) */
 static void nat_set_error(uint32_t kind, const char *a, const char *b) {
   const char *parts[] = {a, b};

@@ -3,6 +3,7 @@
  * init, update and final leave the state as libsodium 1.0.22's blake2b-ref.c does; the
  * one-shot functions hash whole blocks straight from the input. The compression function is the
  * one blake2b_dispatch.c chose (blake2b_impl.h). */
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -171,4 +172,58 @@ int nat_blake2b_salt_personal(unsigned char *out, size_t outlen, const unsigned 
 int nat_blake2b(unsigned char *out, size_t outlen, const unsigned char *in, size_t inlen,
                 const unsigned char *key, size_t keylen) {
   return nat_blake2b_salt_personal(out, outlen, in, inlen, key, keylen, NULL, NULL);
+}
+
+/* For the wasm link's --wrap (blake2b.h). An input longer than size_t can count cannot be in
+ * memory; libsodium would read past the end of it, these refuse it. */
+#if SIZE_MAX < ULLONG_MAX
+#define TOO_LONG(n) ((n) > SIZE_MAX)
+#else
+#define TOO_LONG(n) 0
+#endif
+
+int __wrap_crypto_generichash_blake2b(unsigned char *out, size_t outlen, const unsigned char *in,
+                                      unsigned long long inlen, const unsigned char *key,
+                                      size_t keylen) {
+  if (TOO_LONG(inlen)) return -1;
+  return nat_blake2b(out, outlen, in, (size_t) inlen, key, keylen);
+}
+
+int __wrap_crypto_generichash_blake2b_salt_personal(unsigned char *out, size_t outlen,
+                                                    const unsigned char *in,
+                                                    unsigned long long inlen,
+                                                    const unsigned char *key, size_t keylen,
+                                                    const unsigned char *salt,
+                                                    const unsigned char *personal) {
+  if (TOO_LONG(inlen)) return -1;
+  return nat_blake2b_salt_personal(out, outlen, in, (size_t) inlen, key, keylen, salt, personal);
+}
+
+int __wrap_crypto_generichash_blake2b_init(crypto_generichash_blake2b_state *state,
+                                           const unsigned char *key, size_t keylen,
+                                           size_t outlen) {
+  return nat_blake2b_init(state, key, keylen, outlen);
+}
+
+int __wrap_crypto_generichash_blake2b_init_salt_personal(crypto_generichash_blake2b_state *state,
+                                                         const unsigned char *key, size_t keylen,
+                                                         size_t outlen,
+                                                         const unsigned char *salt,
+                                                         const unsigned char *personal) {
+  return nat_blake2b_init_salt_personal(state, key, keylen, outlen, salt, personal);
+}
+
+int __wrap_crypto_generichash_blake2b_update(crypto_generichash_blake2b_state *state,
+                                             const unsigned char *in, unsigned long long inlen) {
+  if (TOO_LONG(inlen)) return -1;
+  return nat_blake2b_update(state, in, (size_t) inlen);
+}
+
+int __wrap_crypto_generichash_blake2b_final(crypto_generichash_blake2b_state *state,
+                                            unsigned char *out, size_t outlen) {
+  return nat_blake2b_final(state, out, outlen);
+}
+
+int __wrap__crypto_generichash_blake2b_pick_best_implementation(void) {
+  return 0;
 }

@@ -37,4 +37,35 @@ int nat_blake2b_update(crypto_generichash_blake2b_state *state, const unsigned c
 int nat_blake2b_final(crypto_generichash_blake2b_state *state, unsigned char *out,
                       size_t outlen);
 
+/* The wasm build links with --wrap for libsodium's six crypto_generichash_blake2b* functions
+ * (deps/build-wasm.sh): every BLAKE2b libsodium computes for itself (crypto_generichash's
+ * generic names, crypto_box_seal's nonce, crypto_kx, crypto_kdf, Argon2's H and H') runs ours,
+ * and libsodium's blake2b-ref.c (its compression function alone is 6 KB of the module) is left
+ * out of the link; so is its compression choice, made in sodium_init, whose stand-in does nothing.
+ * The same functions as nat_blake2b*, with libsodium's unsigned long long input lengths;
+ * compiled everywhere, so test/c/blake2b.c checks them on every target (a link without --wrap
+ * never calls them). */
+int __wrap_crypto_generichash_blake2b(unsigned char *out, size_t outlen, const unsigned char *in,
+                                      unsigned long long inlen, const unsigned char *key,
+                                      size_t keylen);
+int __wrap_crypto_generichash_blake2b_salt_personal(unsigned char *out, size_t outlen,
+                                                    const unsigned char *in,
+                                                    unsigned long long inlen,
+                                                    const unsigned char *key, size_t keylen,
+                                                    const unsigned char *salt,
+                                                    const unsigned char *personal);
+int __wrap_crypto_generichash_blake2b_init(crypto_generichash_blake2b_state *state,
+                                           const unsigned char *key, size_t keylen,
+                                           size_t outlen);
+int __wrap_crypto_generichash_blake2b_init_salt_personal(crypto_generichash_blake2b_state *state,
+                                                         const unsigned char *key, size_t keylen,
+                                                         size_t outlen,
+                                                         const unsigned char *salt,
+                                                         const unsigned char *personal);
+int __wrap_crypto_generichash_blake2b_update(crypto_generichash_blake2b_state *state,
+                                             const unsigned char *in, unsigned long long inlen);
+int __wrap_crypto_generichash_blake2b_final(crypto_generichash_blake2b_state *state,
+                                            unsigned char *out, size_t outlen);
+int __wrap__crypto_generichash_blake2b_pick_best_implementation(void);
+
 #endif

@@ -19,12 +19,21 @@
 
 const nat_mlkem768_kernels *nat_mlkem768_kernels_chosen = &nat_mlkem768_portable;
 
+/* Whether libsodium's own ML-KEM and X-Wing run (NATRIUM_MLKEM=libsodium). wasm32 has no
+ * environment to read, so there it is never: libsodium's reference ML-KEM (its K-PKE, Keccak and
+ * NTT, about 50 KB of the module) is then referenced by nothing and left out of the link. */
+#if defined(__wasm__)
+#define LIBSODIUM_CHOSEN() 0
+#else
+#define LIBSODIUM_CHOSEN() (nat_mlkem768_kernels_chosen == NULL)
+#endif
+
 const char *nat_kem_mlkem768_impl(void) {
   return nat_mlkem768_kernels_chosen != NULL ? nat_mlkem768_kernels_chosen->name : "libsodium";
 }
 
 int nat_kem_mlkem768_seed_keypair(unsigned char *pk, unsigned char *sk, const unsigned char *seed) {
-  if (nat_mlkem768_kernels_chosen == NULL) return crypto_kem_mlkem768_seed_keypair(pk, sk, seed);
+  if (LIBSODIUM_CHOSEN()) return crypto_kem_mlkem768_seed_keypair(pk, sk, seed);
   return nat_mlkem768_ours_seed_keypair(pk, sk, seed);
 }
 
@@ -39,7 +48,7 @@ int nat_kem_mlkem768_keypair(unsigned char *pk, unsigned char *sk) {
 
 int nat_kem_mlkem768_enc_deterministic(unsigned char *ct, unsigned char *ss, const unsigned char *pk,
                                        const unsigned char *seed) {
-  if (nat_mlkem768_kernels_chosen == NULL) return crypto_kem_mlkem768_enc_deterministic(ct, ss, pk, seed);
+  if (LIBSODIUM_CHOSEN()) return crypto_kem_mlkem768_enc_deterministic(ct, ss, pk, seed);
   return nat_mlkem768_ours_enc_deterministic(ct, ss, pk, seed);
 }
 
@@ -53,12 +62,12 @@ int nat_kem_mlkem768_enc(unsigned char *ct, unsigned char *ss, const unsigned ch
 }
 
 int nat_kem_mlkem768_dec(unsigned char *ss, const unsigned char *ct, const unsigned char *sk) {
-  if (nat_mlkem768_kernels_chosen == NULL) return crypto_kem_mlkem768_dec(ss, ct, sk);
+  if (LIBSODIUM_CHOSEN()) return crypto_kem_mlkem768_dec(ss, ct, sk);
   return nat_mlkem768_ours_dec(ss, ct, sk);
 }
 
 int nat_kem_xwing_seed_keypair(unsigned char *pk, unsigned char *sk, const unsigned char *seed) {
-  if (nat_mlkem768_kernels_chosen == NULL) return crypto_kem_xwing_seed_keypair(pk, sk, seed);
+  if (LIBSODIUM_CHOSEN()) return crypto_kem_xwing_seed_keypair(pk, sk, seed);
   return nat_xwing_ours_seed_keypair(pk, sk, seed);
 }
 
@@ -73,7 +82,7 @@ int nat_kem_xwing_keypair(unsigned char *pk, unsigned char *sk) {
 
 int nat_kem_xwing_enc_deterministic(unsigned char *ct, unsigned char *ss, const unsigned char *pk,
                                     const unsigned char *seed) {
-  if (nat_mlkem768_kernels_chosen == NULL) return crypto_kem_xwing_enc_deterministic(ct, ss, pk, seed);
+  if (LIBSODIUM_CHOSEN()) return crypto_kem_xwing_enc_deterministic(ct, ss, pk, seed);
   return nat_xwing_ours_enc_deterministic(ct, ss, pk, seed);
 }
 
@@ -87,7 +96,7 @@ int nat_kem_xwing_enc(unsigned char *ct, unsigned char *ss, const unsigned char 
 }
 
 int nat_kem_xwing_dec(unsigned char *ss, const unsigned char *ct, const unsigned char *sk) {
-  if (nat_mlkem768_kernels_chosen == NULL) return crypto_kem_xwing_dec(ss, ct, sk);
+  if (LIBSODIUM_CHOSEN()) return crypto_kem_xwing_dec(ss, ct, sk);
   return nat_xwing_ours_dec(ss, ct, sk);
 }
 
