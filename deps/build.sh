@@ -140,8 +140,9 @@ fix_blamka() { # fix_blamka <copy of the source>
 # the same state struct, the same bytes, AVX2 where the CPU has it). So the addon's Ed25519 runs
 # our SHA-512, and anything that links this archive and signs must link sha2.c too (the addon,
 # bench/ceiling.c). Renaming object symbols rather than editing sources keeps libsodium's own
-# code byte for byte. wasm32 objects cannot be renamed by llvm-objcopy 14, and MSVC builds have no
-# objcopy: those keep libsodium's SHA-512 (slower, same answers), and say so.
+# code byte for byte. wasm32 objects cannot be renamed by llvm-objcopy 14: there the link wraps the
+# same four symbols instead (--wrap, deps/build-wasm.sh), and this archive is left as built. MSVC
+# builds have no objcopy: those keep libsodium's SHA-512 (slower, same answers), and say so.
 ed25519_sha512_ours() { # ed25519_sha512_ours <libsodium.a>
   local lib objcopy ar_tool ranlib_tool us='' members=(libsodium_la-keypair.o libsodium_la-sign.o libsodium_la-open.o libsodium_la-sign_ed25519.o)
   case "$target" in
@@ -208,7 +209,7 @@ if [ ! -f "$prefix/.complete" ]; then
   fi
   rm -rf "$work"
   if [ "$target" = wasm32 ]; then
-    echo "deps/build: wasm32: Ed25519 keeps libsodium's SHA-512 (llvm-objcopy cannot rename wasm symbols)" >&2
+    echo "deps/build: wasm32: archive left as built; deps/build-wasm.sh links Ed25519 to our SHA-512 (--wrap)" >&2
   elif [ "$cc" != msbuild ]; then
     ed25519_sha512_ours "$prefix/lib/libsodium.a"
   fi

@@ -2,8 +2,10 @@
 // Prints the README's benchmark summary from bench/results/latest.json: for the headline
 // operations (bench/selection.js, the rows the default `npm run bench` also times), ops/sec of
 // natrium (native, wasm) and the peers, from one full run (`npm run bench -- --full`).
-// Usage: node scripts/readme-bench.js > /tmp/summary.md (then paste under "## Benchmarks").
-const latest = require('../bench/results/latest.json')
+// Usage: node scripts/readme-bench.js [run.json] > /tmp/summary.md (then paste under
+// "## Benchmarks"); run.json: another run's JSON (`npm run bench -- --json run.json`).
+const path = require('path')
+const latest = require(process.argv[2] ? path.resolve(process.argv[2]) : '../bench/results/latest.json')
 
 const ROWS = require('../bench/selection').HEADLINE
 const COLS = [['natrium native', 'natrium'], ['natrium wasm', 'natrium wasm'], ['sodium-native', 'sodium-native'],
@@ -13,7 +15,7 @@ const fmt = (hz) => hz >= 100 ? Math.round(hz).toLocaleString('en-US') : hz.toPr
 const sizeOf = (c) => (c.size === null || c.size === undefined ? null : c.label || String(c.size))
 
 const { meta } = latest
-console.log(`${meta.cpu || ''} · Node ${meta.node || process.version} · ${meta.date || ''} · full run, ops/sec (higher is better)\n`)
+console.log(`${meta.cpu || ''} · Node ${meta.node || process.version} · ${meta.date || ''} · ${meta.mode || 'full'} run, ops/sec (higher is better)\n`)
 console.log(`| operation | ${COLS.map((c) => c[1]).join(' | ')} | natrium ÷ best peer | wasm ÷ libsodium-wrappers |`)
 console.log(`|---|${COLS.map(() => '---:').join('|')}|---:|---:|`)
 for (const [op, size] of ROWS) {

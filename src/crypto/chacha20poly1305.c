@@ -670,7 +670,8 @@ static void big_mac_begin(nat_poly1305_state *ps, uint32_t st[16], int kind,
                           const unsigned char *ad, size_t adlen) {
   unsigned char block0[64];
   memset(block0, 0, sizeof block0);
-  nat_chacha20_blocks(st, block0, block0, 1, kind == NAT_CP_ORIG);
+  /* one block: the short kernel (see nat_chacha20_xor) */
+  nat_chacha20_blocks_short(st, block0, block0, 1, kind == NAT_CP_ORIG);
   nat_poly1305_init(ps, block0);
   sodium_memzero(block0, sizeof block0);
   if (adlen > 0) nat_poly1305_update(ps, ad, adlen);
