@@ -16,8 +16,8 @@ const fs = require('fs')
 const path = require('path')
 const SodiumNative = require('sodium-native')
 const wrappers = require('libsodium-wrappers-sumo')
-const { spawn, spawnSync } = require('child_process')
-const { backends, toHex, random, spawnNode } = require('./helpers')
+const { spawnSync } = require('child_process')
+const { backends, toHex, random, spawnNode, gdbEntered } = require('./helpers')
 const { load } = require('../lib/loader')
 const sodiumNative = require('../lib/surfaces/sodium-native')
 
@@ -418,19 +418,7 @@ describe('aead-fast: every ChaCha20 kernel (NATRIUM_CHACHA20)', function () {
     const script = `const s = require(${JSON.stringify(addon)});
       process.stdout.write('SEALING\\n');
       s.crypto_aead_chacha20poly1305_ietf_encrypt(new Uint8Array(4096 + 16), new Uint8Array(4096), null, null, new Uint8Array(12), new Uint8Array(32));`
-    const args = ['-batch', '-nx', '-ex', 'set breakpoint pending on']
-    for (const f of fns) args.push('-ex', `dprintf ${f},"HIT ${f}\\n"`)
-    args.push('-ex', 'run', '--args', process.execPath, '-e', script)
-    return new Promise((resolve) => {
-      const p = spawn('gdb', args, { env: { ...process.env, ...env } })
-      let text = ''
-      p.stdout.on('data', (d) => { text += d })
-      p.stderr.on('data', (d) => { text += d })
-      p.on('close', () => {
-        const after = text.slice(text.indexOf('\nSEALING\n') + 1)
-        resolve(fns.filter((f) => new RegExp(`^HIT ${f}$`, 'm').test(after)))
-      })
-    })
+    return gdbEntered(fns, script, { env, after: 'SEALING' })
   }
 
   it('each forced kernel is the one that runs (AVX-512 falls to AVX2 for the last blocks), and unforced one of them does (gdb)', async function () {

@@ -12,8 +12,8 @@ const assert = require('assert')
 const crypto = require('crypto')
 const fs = require('fs')
 const path = require('path')
-const { spawn, spawnSync } = require('child_process')
-const { backends, hex, toHex, random, vectors, spawnNode } = require('./helpers')
+const { spawnSync } = require('child_process')
+const { backends, hex, toHex, random, vectors, spawnNode, gdbEntered } = require('./helpers')
 
 const CHILD = process.env.NATRIUM_AES_CHILD === '1'
 const p = 'crypto_aead_aes256gcm'
@@ -278,19 +278,7 @@ describe('aes256gcm-fast dispatch', function () {
       process.stdout.write('SEALING\\n');
       s.crypto_aead_aes256gcm_encrypt(new Uint8Array(116), new Uint8Array(100), null, null, new Uint8Array(12), new Uint8Array(32))`
     const fns = ['nat_aes256gcm_soft_encrypt_detached', 'crypto_aead_aes256gcm_encrypt_detached']
-    const args = ['-batch', '-nx', '-ex', 'set breakpoint pending on']
-    for (const f of fns) args.push('-ex', `dprintf ${f},"HIT ${f}\\n"`)
-    args.push('-ex', 'run', '--args', process.execPath, '-e', script)
-    return new Promise((resolve) => {
-      const p = spawn('gdb', args, { env: { ...process.env, ...env } })
-      let text = ''
-      p.stdout.on('data', (d) => { text += d })
-      p.stderr.on('data', (d) => { text += d })
-      p.on('close', () => {
-        const after = text.slice(text.indexOf('\nSEALING\n') + 1)
-        resolve(fns.filter((f) => new RegExp(`^HIT ${f}$`, 'm').test(after)))
-      })
-    })
+    return gdbEntered(fns, script, { env, after: 'SEALING' })
   }
 
   it('NATRIUM_AES=soft runs the portable code; unforced, libsodium\'s AES-NI code runs where the CPU has it (gdb)', async function () {

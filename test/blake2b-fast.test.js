@@ -16,8 +16,8 @@ const SodiumNative = require('sodium-native')
 const wrappers = require('libsodium-wrappers-sumo')
 const fs = require('fs')
 const path = require('path')
-const { spawn, spawnSync } = require('child_process')
-const { backends, toHex, random, spawnNode } = require('./helpers')
+const { spawnSync } = require('child_process')
+const { backends, toHex, random, spawnNode, gdbEntered } = require('./helpers')
 
 const CHILD = process.env.NATRIUM_BLAKE2B_CHILD === '1'
 
@@ -269,19 +269,7 @@ describe('blake2b-fast dispatch', function () {
     const script = `const s = require(${JSON.stringify(addon)});
       process.stdout.write('HASHING\\n'); s.crypto_generichash(new Uint8Array(32), new Uint8Array(1000));`
     const fns = ['nat_blake2b_compress_avx2', 'nat_blake2b_compress_portable']
-    const args = ['-batch', '-nx', '-ex', 'set breakpoint pending on']
-    for (const f of fns) args.push('-ex', `dprintf ${f},"HIT ${f}\\n"`)
-    args.push('-ex', 'run', '--args', process.execPath, '-e', script)
-    return new Promise((resolve) => {
-      const p = spawn('gdb', args, { env: { ...process.env, ...env } })
-      let text = ''
-      p.stdout.on('data', (d) => { text += d })
-      p.stderr.on('data', (d) => { text += d })
-      p.on('close', () => {
-        const after = text.slice(text.indexOf('\nHASHING\n') + 1)
-        resolve(new Set(fns.filter((f) => new RegExp(`^HIT ${f}$`, 'm').test(after))))
-      })
-    })
+    return gdbEntered(fns, script, { env, after: 'HASHING' }).then((hit) => new Set(hit))
   }
 
   it('each forced compression function is the one that runs, and unforced one of them does (gdb)', async function () {

@@ -6,7 +6,7 @@
 const fs = require('fs')
 const path = require('path')
 const crypto = require('crypto')
-const { spawnSync } = require('child_process')
+const { spawn, spawnSync } = require('child_process')
 const { load, BACKENDS } = require('../lib/loader')
 const sodiumNative = require('../lib/surfaces/sodium-native')
 const assert = require('assert')
@@ -91,4 +91,26 @@ function byName (surface, list) {
   return { sodium, calledEveryName }
 }
 
-module.exports = { byName, backends, hex, toHex, random, wycheproof, vectors, emulator, spawnNode, execNode }
+
+// Which of the C functions `fns` a child Node running `script` (-e) enters, in the order of
+// `fns`, under gdb: its dprintf prints a line each time a function is entered and lets the program
+// go on. With `after`, only entries after the script has printed that word on a line of its own
+// count (the load-time timings and self-tests enter every kernel first). Whole lines only: gdb
+// also echoes each dprintf's format when it sets it.
+function gdbEntered (fns, script, { env = {}, after = null } = {}) {
+  const args = ['-batch', '-nx', '-ex', 'set breakpoint pending on']
+  for (const f of fns) args.push('-ex', `dprintf ${f},"HIT ${f}\\n"`)
+  args.push('-ex', 'run', '--args', process.execPath, '-e', script)
+  return new Promise((resolve) => {
+    const child = spawn('gdb', args, { env: { ...process.env, ...env } })
+    let text = ''
+    child.stdout.on('data', (d) => { text += d })
+    child.stderr.on('data', (d) => { text += d })
+    child.on('close', () => {
+      const seen = after === null ? text : text.slice(text.indexOf(`\n${after}\n`) + 1)
+      resolve(fns.filter((f) => new RegExp(`^HIT ${f}$`, 'm').test(seen)))
+    })
+  })
+}
+
+module.exports = { byName, backends, hex, toHex, random, wycheproof, vectors, emulator, spawnNode, execNode, gdbEntered }

@@ -12,9 +12,9 @@ const assert = require('assert')
 const crypto = require('crypto')
 const fs = require('fs')
 const path = require('path')
-const { spawn, spawnSync } = require('child_process')
+const { spawnSync } = require('child_process')
 const Wrappers = require('libsodium-wrappers-sumo')
-const { backends, hex, toHex, random, wycheproof, vectors, spawnNode, byName } = require('./helpers')
+const { backends, hex, toHex, random, wycheproof, vectors, spawnNode, byName, gdbEntered } = require('./helpers')
 
 const CHILD = process.env.NATRIUM_KEM_CHILD === '1'
 
@@ -370,19 +370,7 @@ describe('kem dispatch', function () {
       const pk = new Uint8Array(1184), sk = new Uint8Array(2400), ct = new Uint8Array(1088), ss = new Uint8Array(32);
       s.crypto_kem_mlkem768_keypair(pk, sk); s.crypto_kem_mlkem768_enc(ct, ss, pk);
       process.stdout.write('DECAPSULATING\\n'); s.crypto_kem_mlkem768_dec(ss, ct, sk);`
-    const args = ['-batch', '-nx', '-ex', 'set breakpoint pending on']
-    for (const f of fns) args.push('-ex', `dprintf ${f},"HIT ${f}\\n"`)
-    args.push('-ex', 'run', '--args', process.execPath, '-e', script)
-    return new Promise((resolve) => {
-      const p = spawn('gdb', args, { env: { ...process.env, ...env } })
-      let text = ''
-      p.stdout.on('data', (d) => { text += d })
-      p.stderr.on('data', (d) => { text += d })
-      p.on('close', () => {
-        const after = text.slice(text.indexOf('\nDECAPSULATING\n') + 1)
-        resolve(fns.filter((f) => new RegExp(`^HIT ${f}$`, 'm').test(after)))
-      })
-    })
+    return gdbEntered(fns, script, { env, after: 'DECAPSULATING' })
   }
 
   it('each forced implementation is the one that runs, and unforced the best this CPU has (gdb)', async function () {

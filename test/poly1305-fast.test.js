@@ -15,10 +15,10 @@ const assert = require('assert')
 const crypto = require('crypto')
 const fs = require('fs')
 const path = require('path')
-const { spawn, spawnSync } = require('child_process')
+const { spawnSync } = require('child_process')
 const SodiumNative = require('sodium-native')
 const wrappers = require('libsodium-wrappers-sumo')
-const { backends, hex, toHex, random, vectors, spawnNode } = require('./helpers')
+const { backends, hex, toHex, random, vectors, spawnNode, gdbEntered } = require('./helpers')
 
 const CHILD = process.env.NATRIUM_POLY1305_CHILD === '1'
 
@@ -225,19 +225,7 @@ describe('poly1305-fast dispatch', function () {
   function traced (env) {
     const script = `const s = require(${JSON.stringify(addon)});
       process.stdout.write('HASHING\\n'); s.crypto_onetimeauth(new Uint8Array(16), new Uint8Array(4096 + 48), new Uint8Array(32));`
-    const args = ['-batch', '-nx', '-ex', 'set breakpoint pending on']
-    for (const f of KERNELS) args.push('-ex', `dprintf ${f},"HIT ${f}\\n"`)
-    args.push('-ex', 'run', '--args', process.execPath, '-e', script)
-    return new Promise((resolve) => {
-      const p = spawn('gdb', args, { env: { ...process.env, ...env } })
-      let text = ''
-      p.stdout.on('data', (d) => { text += d })
-      p.stderr.on('data', (d) => { text += d })
-      p.on('close', () => {
-        const after = text.slice(text.indexOf('\nHASHING\n') + 1)
-        resolve(KERNELS.filter((f) => new RegExp(`^HIT ${f}$`, 'm').test(after))[0])
-      })
-    })
+    return gdbEntered(KERNELS, script, { env, after: 'HASHING' }).then((hit) => hit[0])
   }
 
   it('each forced implementation is the one that runs, and unforced the best this CPU has (gdb)', async function () {

@@ -11,9 +11,9 @@ const assert = require('assert')
 const crypto = require('crypto')
 const fs = require('fs')
 const path = require('path')
-const { spawn, spawnSync } = require('child_process')
+const { spawnSync } = require('child_process')
 const SodiumNative = require('sodium-native')
-const { backends, toHex, random, vectors, spawnNode } = require('./helpers')
+const { backends, toHex, random, vectors, spawnNode, gdbEntered } = require('./helpers')
 
 const CHILD = process.env.NATRIUM_SHA2_CHILD === '1'
 const BYTES = { sha256: 32, sha512: 64 }
@@ -305,17 +305,7 @@ describe('sha2-fast dispatch', function () {
       s.crypto_hash_sha256(new Uint8Array(32), new Uint8Array(1000));
       s.crypto_hash(new Uint8Array(64), new Uint8Array(1000));`
     const fns = ['sha256_blocks_shani', 'sha256_blocks_portable', 'sha512_blocks_avx2', 'sha512_blocks_portable']
-    const args = ['-batch', '-nx', '-ex', 'set breakpoint pending on']
-    for (const f of fns) args.push('-ex', `dprintf ${f},"HIT ${f}\\n"`)
-    args.push('-ex', 'run', '--args', process.execPath, '-e', script)
-    return new Promise((resolve) => {
-      const child = spawn('gdb', args, { env: { ...process.env, ...env } })
-      let text = ''
-      child.stdout.on('data', (d) => { text += d })
-      child.stderr.on('data', (d) => { text += d })
-      // whole lines only: gdb also echoes each dprintf's format when it sets it
-      child.on('close', () => resolve(new Set(fns.filter((f) => new RegExp(`^HIT ${f}$`, 'm').test(text)))))
-    })
+    return gdbEntered(fns, script, { env }).then((hit) => new Set(hit))
   }
 
   it('SHA-NI / AVX2 code runs where the CPU has it, the portable code under NATRIUM_DISABLE_SIMD=1 (gdb)', async function () {

@@ -15,9 +15,9 @@ const assert = require('assert')
 const crypto = require('crypto')
 const fs = require('fs')
 const path = require('path')
-const { spawn, spawnSync } = require('child_process')
+const { spawnSync } = require('child_process')
 const lsw = require('libsodium-wrappers-sumo')
-const { backends, toHex, random, spawnNode } = require('./helpers')
+const { backends, toHex, random, spawnNode, gdbEntered } = require('./helpers')
 
 const CHILD = process.env.NATRIUM_SHA3_CHILD === '1'
 // name, rate, node:crypto's name, output bytes (0: an XOF)
@@ -311,16 +311,7 @@ describe('sha3-fast dispatch', function () {
     const script = `const s = require(${JSON.stringify(addon)});
       s.crypto_hash_sha3256(new Uint8Array(32), new Uint8Array(1000));`
     const fns = ['nat_keccak_absorb_bmi2', 'nat_keccak_absorb_portable']
-    const args = ['-batch', '-nx', '-ex', 'set breakpoint pending on']
-    for (const f of fns) args.push('-ex', `dprintf ${f},"HIT ${f}\\n"`)
-    args.push('-ex', 'run', '--args', process.execPath, '-e', script)
-    return new Promise((resolve) => {
-      const child = spawn('gdb', args, { env: { ...process.env, ...env } })
-      let text = ''
-      child.stdout.on('data', (d) => { text += d })
-      child.stderr.on('data', (d) => { text += d })
-      child.on('close', () => resolve(new Set(fns.filter((f) => new RegExp(`^HIT ${f}$`, 'm').test(text)))))
-    })
+    return gdbEntered(fns, script, { env }).then((hit) => new Set(hit))
   }
 
   it('the BMI2 kernel runs where the CPU has BMI1 + BMI2, the portable one under NATRIUM_DISABLE_SIMD=1 (gdb)', async function () {

@@ -14,8 +14,8 @@ const assert = require('assert')
 const crypto = require('crypto')
 const fs = require('fs')
 const path = require('path')
-const { spawn, spawnSync } = require('child_process')
-const { backends, hex, toHex, wycheproof, vectors, spawnNode } = require('./helpers')
+const { spawnSync } = require('child_process')
+const { backends, hex, toHex, wycheproof, vectors, spawnNode, gdbEntered } = require('./helpers')
 
 const CHILD = process.env.NATRIUM_X25519_CHILD === '1'
 const SPKI_X25519 = hex('302a300506032b656e032100')
@@ -174,19 +174,7 @@ describe('x25519 dispatch', function () {
       const pk = new Uint8Array(32), sk = new Uint8Array(32), k = new Uint8Array(32);
       s.crypto_box_keypair(pk, sk);
       process.stdout.write('BEFORENM\\n'); s.crypto_box_beforenm(k, pk, sk);`
-    const args = ['-batch', '-nx', '-ex', 'set breakpoint pending on']
-    for (const f of fns) args.push('-ex', `dprintf ${f},"HIT ${f}\\n"`)
-    args.push('-ex', 'run', '--args', process.execPath, '-e', script)
-    return new Promise((resolve) => {
-      const p = spawn('gdb', args, { env: { ...process.env, ...env } })
-      let text = ''
-      p.stdout.on('data', (d) => { text += d })
-      p.stderr.on('data', (d) => { text += d })
-      p.on('close', () => {
-        const after = text.slice(text.indexOf('\nBEFORENM\n') + 1)
-        resolve(fns.filter((f) => new RegExp(`^HIT ${f}$`, 'm').test(after)))
-      })
-    })
+    return gdbEntered(fns, script, { env, after: 'BEFORENM' })
   }
 
   it('each forced implementation is the one crypto_box_beforenm runs, unforced libsodium\'s AVX ladder on x86-64 (gdb)', async function () {
