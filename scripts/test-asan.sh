@@ -15,7 +15,7 @@ runtime=$(clang -print-file-name=libclang_rt.asan-x86_64.so)
 
 bash deps/build.sh asan
 rm -rf "$stage" && mkdir -p "$stage/deps/out"
-cp -R binding.gyp package.json src lib test scripts "$stage/"
+cp -R binding.gyp package.json src lib test scripts bench "$stage/"
 cp -R deps/out/asan "$stage/deps/out/native"
 ln -s "$root/node_modules" "$stage/node_modules"
 

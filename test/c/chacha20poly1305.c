@@ -18,36 +18,10 @@
 #include "../../src/crypto/chacha20poly1305.c"
 #include "secretstream.h"
 
-/* Under valgrind (test/c/run.sh runs it there), bytes marked SECRET are undefined to memcheck:
- * a branch or an address that depends on them is reported (Monocypher's test habit). */
-#if defined(__has_include) && !defined(__wasm__)
-#if __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>
-#define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED(p, n)
-#define UNDER_VALGRIND() RUNNING_ON_VALGRIND
-#define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED(p, n)
-#endif
-#endif
-#ifndef SECRET
-#define UNDER_VALGRIND() 0
-#define SECRET(p, n) ((void) (p), (void) (n))
-#define PUBLIC(p, n) ((void) (p), (void) (n))
-#endif
+#include "check.h"
 
 #define SMALL NAT_CHACHA20POLY1305_SMALL_MAX
 #define ABYTES 16U
-static unsigned long checks;
-
-#define CHECK(cond, ...)                                                   \
-  do {                                                                     \
-    checks++;                                                              \
-    if (!(cond)) {                                                         \
-      fprintf(stderr, "%s:%d: %s: ", __FILE__, __LINE__, #cond);           \
-      fprintf(stderr, __VA_ARGS__);                                        \
-      fputc('\n', stderr);                                                 \
-      exit(1);                                                             \
-    }                                                                      \
-  } while (0)
 
 /* Test inputs from a fast generator seeded once from libsodium: libsodium's randombytes makes a
  * system call per call, which took most of this harness's time. */
@@ -102,7 +76,7 @@ static void fill(unsigned char *p, size_t n, int skewed) {
 static void test_kernels(void) {
   static unsigned char msg[64 * 80 + 8], ref[64 * 80 + 8], ours[64 * 80 + 8];
   unsigned char k[32], n[12];
-  const int trials = UNDER_VALGRIND() ? 8 : 60;
+  const int trials = UNDER_VALGRIND ? 8 : 60;
   for (int trial = 0; trial < trials; trial++) {
     for (size_t len = 0; len <= 64 * 41; len += trial % 3 == 0 ? 1 : 64) {
       const size_t off = (size_t) trial % 7;
@@ -583,7 +557,7 @@ int main(void) {
 #endif
   );
   /* under valgrind (about 50x slower): every path, fewer lengths */
-  const size_t big = UNDER_VALGRIND() ? 65536 : MAXLEN, step = UNDER_VALGRIND() ? 5 : 1;
+  const size_t big = UNDER_VALGRIND ? 65536 : MAXLEN, step = UNDER_VALGRIND ? 5 : 1;
   test_kernels();
 #if defined(NAT_CHACHA_SIMD128)
   test_keystream_x4();
@@ -614,7 +588,7 @@ int main(void) {
       }
     }
     for (size_t mlen = 8192 - 1; mlen <= 8192 * 3 + 1; mlen += 8192 - 1) test_aead_once(A, mlen, 5, 1);
-    if (!UNDER_VALGRIND()) {
+    if (!UNDER_VALGRIND) {
       test_aead_once(A, 1U << 20, 0, 0);
       test_aead_once(A, (1U << 20) + 191, 33, 1);
     }

@@ -17,35 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__has_include) && !defined(__wasm__)
-#if __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>
-#define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED(p, n)
-#define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED(p, n)
-#define UNDER_VALGRIND RUNNING_ON_VALGRIND
-#endif
-#endif
-#ifndef SECRET
-#define SECRET(p, n) ((void) (p), (void) (n))
-#define PUBLIC(p, n) ((void) (p), (void) (n))
-#define UNDER_VALGRIND 0
-#endif
+#include "check.h"
 #define NAT_DECLASSIFY(p, n) PUBLIC(p, n)
 
 #include "../../src/crypto/mlkem768.c"
-
-static unsigned long checks;
-
-#define CHECK(cond, ...)                                                   \
-  do {                                                                     \
-    checks++;                                                              \
-    if (!(cond)) {                                                         \
-      fprintf(stderr, "%s:%d: %s: ", __FILE__, __LINE__, #cond);           \
-      fprintf(stderr, __VA_ARGS__);                                        \
-      fputc('\n', stderr);                                                 \
-      exit(1);                                                             \
-    }                                                                      \
-  } while (0)
 
 #define PK crypto_kem_mlkem768_PUBLICKEYBYTES
 #define SK crypto_kem_mlkem768_SECRETKEYBYTES

@@ -16,30 +16,7 @@
 
 /* Under valgrind (test/c/run.sh runs it there), bytes marked SECRET are undefined to memcheck:
  * a branch or an address that depends on them is reported (Monocypher's test habit). */
-#if defined(__has_include) && !defined(__wasm__)
-#if __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>
-#define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED(p, n)
-#define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED(p, n)
-#endif
-#endif
-#ifndef SECRET
-#define SECRET(p, n) ((void) (p), (void) (n))
-#define PUBLIC(p, n) ((void) (p), (void) (n))
-#endif
-
-static unsigned long checks;
-
-#define CHECK(cond, ...)                                                   \
-  do {                                                                     \
-    checks++;                                                              \
-    if (!(cond)) {                                                         \
-      fprintf(stderr, "%s:%d: %s: ", __FILE__, __LINE__, #cond);           \
-      fprintf(stderr, __VA_ARGS__);                                        \
-      fputc('\n', stderr);                                                 \
-      exit(1);                                                             \
-    }                                                                      \
-  } while (0)
+#include "check.h"
 
 #define MAX_IN 4200
 static unsigned char msg[MAX_IN + 64];

@@ -25,27 +25,7 @@
 #include "scrypt.h"
 #include "scrypt_impl.h"
 
-#if defined(__has_include) && !defined(__wasm__)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#endif
-#endif
-#ifndef RUNNING_ON_VALGRIND
-#define RUNNING_ON_VALGRIND 0
-#endif
-
-static unsigned long checks;
-
-#define CHECK(cond, ...)                                         \
-  do {                                                           \
-    checks++;                                                    \
-    if (!(cond)) {                                               \
-      fprintf(stderr, "%s:%d: %s: ", __FILE__, __LINE__, #cond); \
-      fprintf(stderr, __VA_ARGS__);                              \
-      fputc('\n', stderr);                                       \
-      exit(1);                                                   \
-    }                                                            \
-  } while (0)
+#include "check.h"
 
 static void hex(unsigned char *out, const char *h) {
   for (size_t i = 0; h[2 * i]; i++) {
@@ -72,7 +52,7 @@ static void test_rfc7914(void) {
   };
   unsigned char want[64], got[64];
   for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
-    if (RUNNING_ON_VALGRIND && v[i].N * v[i].r * v[i].p > 8192) continue;
+    if (UNDER_VALGRIND && v[i].N * v[i].r * v[i].p > 8192) continue;
     hex(want, v[i].dk);
     CHECK(nat_scrypt((const uint8_t *) v[i].passwd, strlen(v[i].passwd), (const uint8_t *) v[i].salt,
                      strlen(v[i].salt), v[i].N, v[i].r, v[i].p, got, sizeof got) == 0, "rc %zu", i);
@@ -83,8 +63,8 @@ static void test_rfc7914(void) {
 /* random inputs against libsodium, misaligned buffers, output lengths across the 32-byte blocks */
 static void test_random(void) {
   static unsigned char pw[300], salt[300], ours[301], ref[301];
-  const unsigned max_log = RUNNING_ON_VALGRIND ? 8 : 12;
-  const int trials = RUNNING_ON_VALGRIND ? 40 : 400;
+  const unsigned max_log = UNDER_VALGRIND ? 8 : 12;
+  const int trials = UNDER_VALGRIND ? 40 : 400;
   for (int t = 0; t < trials; t++) {
     const size_t pwlen = randombytes_uniform(200), saltlen = randombytes_uniform(200);
     const size_t outlen = 1 + randombytes_uniform(200), off = randombytes_uniform(64);
@@ -140,7 +120,7 @@ static void test_refusals(void) {
     CHECK(memcmp(out, ref, sizeof out) == 0, "case %zu: output touched", i);
   }
   /* 2 TiB of V: the mapping fails, -1 and ENOMEM, nothing written, nothing cached */
-  if (!RUNNING_ON_VALGRIND) {
+  if (!UNDER_VALGRIND) {
     const size_t before = nat_scrypt_cached_regions();
     memset(out, 0x5a, sizeof out);
     errno = 0;
@@ -158,7 +138,7 @@ static void test_cache(void) {
   CHECK(nat_scrypt((const uint8_t *) "pw", 2, (const uint8_t *) "s", 1, 1024, 8, 1, out, 32) == 0, "rc");
   CHECK(nat_scrypt_cached_regions() >= 1, "nothing cached");
   CHECK(nat_scrypt_cache_wiped(), "a cached region holds non-zero bytes");
-  if (!RUNNING_ON_VALGRIND) {
+  if (!UNDER_VALGRIND) {
     const size_t before = nat_scrypt_cached_regions();
     /* 128 MiB: above NAT_SCRYPT_CACHE_MAX, given back after the call */
     CHECK(nat_scrypt((const uint8_t *) "pw", 2, (const uint8_t *) "s", 1, 1u << 17, 8, 1, out, 32) == 0,
@@ -175,7 +155,7 @@ static unsigned char thread_ref[THREADS][PER_THREAD][48];
 
 static void thread_params(int t, int k, uint8_t pw[16], uint64_t *N, uint32_t *r) {
   for (int i = 0; i < 16; i++) pw[i] = (uint8_t) (t * 31 + k * 7 + i);
-  *N = (uint64_t) 1 << (4 + (t + k) % (RUNNING_ON_VALGRIND ? 4 : 8));
+  *N = (uint64_t) 1 << (4 + (t + k) % (UNDER_VALGRIND ? 4 : 8));
   *r = 1 + (uint32_t) ((t * 3 + k) % 8);
 }
 
@@ -219,7 +199,7 @@ int main(void) {
   printf("ROMix: %s (NATRIUM_SCRYPT_IMPL=%s)\n", nat_scrypt_impl(), forced ? forced : "");
   /* a forced implementation must be the one in use, unless the CPU (or valgrind's) lacks it */
   if (forced != NULL && forced[0] != '\0' && strcmp(forced, nat_scrypt_impl()) != 0) {
-    CHECK(RUNNING_ON_VALGRIND || strcmp(forced, "avx512vl") == 0, "%s not chosen", forced);
+    CHECK(UNDER_VALGRIND || strcmp(forced, "avx512vl") == 0, "%s not chosen", forced);
     printf("%s: not on this CPU, skipped\n", forced);
     return 0;
   }

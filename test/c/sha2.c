@@ -13,30 +13,7 @@
 
 #include "sha2.h"
 
-#if defined(__has_include) && !defined(__wasm__)
-#if __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>
-#define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED(p, n)
-#define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED(p, n)
-#endif
-#endif
-#ifndef SECRET
-#define SECRET(p, n) ((void) (p), (void) (n))
-#define PUBLIC(p, n) ((void) (p), (void) (n))
-#endif
-
-static unsigned long checks;
-
-#define CHECK(cond, ...)                                                   \
-  do {                                                                     \
-    checks++;                                                              \
-    if (!(cond)) {                                                         \
-      fprintf(stderr, "%s:%d: %s: ", __FILE__, __LINE__, #cond);           \
-      fprintf(stderr, __VA_ARGS__);                                        \
-      fputc('\n', stderr);                                                 \
-      exit(1);                                                             \
-    }                                                                      \
-  } while (0)
+#include "check.h"
 
 #define MAX_IN 3000
 static unsigned char msg[MAX_IN + 8];

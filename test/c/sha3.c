@@ -14,18 +14,7 @@
 #include "keccak.h"
 #include "sha3.h"
 
-static unsigned long checks;
-
-#define CHECK(cond, ...)                                                   \
-  do {                                                                     \
-    checks++;                                                              \
-    if (!(cond)) {                                                         \
-      fprintf(stderr, "%s:%d: %s: ", __FILE__, __LINE__, #cond);           \
-      fprintf(stderr, __VA_ARGS__);                                        \
-      fputc('\n', stderr);                                                 \
-      exit(1);                                                             \
-    }                                                                      \
-  } while (0)
+#include "check.h"
 
 #define MAX_IN 4000
 static unsigned char msg[MAX_IN + 8];

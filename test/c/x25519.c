@@ -25,48 +25,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__has_include) && !defined(__wasm__)
-#if __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>
-#define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED(p, n)
-#define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED(p, n)
-#define UNDER_VALGRIND RUNNING_ON_VALGRIND
-#endif
-#endif
-#ifndef SECRET
-#define SECRET(p, n) ((void) (p), (void) (n))
-#define PUBLIC(p, n) ((void) (p), (void) (n))
-#define UNDER_VALGRIND 0
-#endif
-
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
+#include "check.h"
 
 #include "../../src/crypto/fe25519_51.h"
 #include "../../src/crypto/fe25519_64.h"
 #include "../../src/crypto/x25519.h"
 #include "../../src/crypto/x25519_impl.h"
-
-static unsigned long checks;
-
-#define CHECK(cond, ...)                                                   \
-  do {                                                                     \
-    checks++;                                                              \
-    if (!(cond)) {                                                         \
-      fprintf(stderr, "%s:%d: %s: ", __FILE__, __LINE__, #cond);           \
-      fprintf(stderr, __VA_ARGS__);                                        \
-      fputc('\n', stderr);                                                 \
-      exit(1);                                                             \
-    }                                                                      \
-  } while (0)
 
 static void hex32(char out[65], const unsigned char b[32]) {
   for (int i = 0; i < 32; i++) sprintf(out + 2 * i, "%02x", b[i]);
