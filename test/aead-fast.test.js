@@ -17,7 +17,7 @@ const path = require('path')
 const SodiumNative = require('sodium-native')
 const wrappers = require('libsodium-wrappers-sumo')
 const { spawnSync } = require('child_process')
-const { backends, toHex, random, spawnNode, gdbEntered } = require('./helpers')
+const { backends, toHex, random, gdbEntered, rerunNative } = require('./helpers')
 const { load } = require('../lib/loader')
 const sodiumNative = require('../lib/surfaces/sodium-native')
 
@@ -393,14 +393,7 @@ describe('aead-fast: every ChaCha20 kernel (NATRIUM_CHACHA20)', function () {
     if (CHILD || !nativeBackend) this.skip()
   })
 
-  const child = (env) => {
-    const mocha = require.resolve('mocha/bin/mocha.js')
-    const r = spawnNode([mocha, '--reporter', 'dot', '--timeout', '240000', __filename],
-      { env: { ...process.env, ...env, NATRIUM_CHACHA20_CHILD: '1', NATRIUM_TEST_BACKENDS: 'native' }, encoding: 'utf8' })
-    assert.strictEqual(r.status, 0, r.stdout + r.stderr)
-    assert.match(r.stdout, /(\d+) passing/)
-    assert.doesNotMatch(r.stdout, /failing/)
-  }
+  const child = (env) => rerunNative([__filename], { ...env, NATRIUM_CHACHA20_CHILD: '1' })
 
   for (const [impl, flag] of [['portable', null], ['libsodium', null], ['avx2', 'avx2'], ['avx512', 'avx512f']]) {
     it(`the ${impl} kernel passes this file (NATRIUM_CHACHA20=${impl})`, function () {

@@ -17,7 +17,7 @@ const wrappers = require('libsodium-wrappers-sumo')
 const fs = require('fs')
 const path = require('path')
 const { spawnSync } = require('child_process')
-const { backends, toHex, random, spawnNode, gdbEntered } = require('./helpers')
+const { backends, toHex, random, gdbEntered, rerunNative } = require('./helpers')
 
 const CHILD = process.env.NATRIUM_BLAKE2B_CHILD === '1'
 
@@ -242,14 +242,7 @@ describe('blake2b-fast dispatch', function () {
     if (CHILD || !native) this.skip()
   })
 
-  const child = (env) => {
-    const mocha = require.resolve('mocha/bin/mocha.js')
-    const r = spawnNode([mocha, '--reporter', 'dot', '--timeout', '240000', __filename],
-      { env: { ...process.env, ...env, NATRIUM_BLAKE2B_CHILD: '1', NATRIUM_TEST_BACKENDS: 'native' }, encoding: 'utf8' })
-    assert.strictEqual(r.status, 0, r.stdout + r.stderr)
-    assert.match(r.stdout, /(\d+) passing/)
-    assert.doesNotMatch(r.stdout, /failing/)
-  }
+  const child = (env) => rerunNative([__filename], { ...env, NATRIUM_BLAKE2B_CHILD: '1' })
 
   it('the portable compression passes this file (NATRIUM_BLAKE2B_IMPL=portable, and NATRIUM_DISABLE_SIMD=1)', function () {
     this.timeout(240000)

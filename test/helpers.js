@@ -113,4 +113,16 @@ function gdbEntered (fns, script, { env = {}, after = null } = {}) {
   })
 }
 
-module.exports = { byName, backends, hex, toHex, random, wycheproof, vectors, emulator, spawnNode, execNode, gdbEntered }
+// Runs test files again in a child mocha, on the native backend only, with `env` added (a forced
+// kernel, and the file's own NATRIUM_*_CHILD marker so it can shorten its loops): fails unless the
+// child exits 0 with at least one test passing and none failing.
+function rerunNative (files, env) {
+  const mocha = require.resolve('mocha/bin/mocha.js')
+  const r = spawnNode([mocha, '--reporter', 'dot', '--timeout', '240000', ...files],
+    { env: { ...process.env, ...env, NATRIUM_TEST_BACKENDS: 'native' }, encoding: 'utf8' })
+  assert.strictEqual(r.status, 0, r.stdout + r.stderr)
+  assert.match(r.stdout, /[1-9]\d* passing/)
+  assert.doesNotMatch(r.stdout, /failing/)
+}
+
+module.exports = { byName, backends, hex, toHex, random, wycheproof, vectors, emulator, spawnNode, execNode, gdbEntered, rerunNative }

@@ -14,7 +14,7 @@ const fs = require('fs')
 const path = require('path')
 const { spawnSync } = require('child_process')
 const Wrappers = require('libsodium-wrappers-sumo')
-const { backends, hex, toHex, random, wycheproof, vectors, spawnNode, byName, gdbEntered } = require('./helpers')
+const { backends, hex, toHex, random, wycheproof, vectors, byName, gdbEntered, rerunNative } = require('./helpers')
 
 const CHILD = process.env.NATRIUM_KEM_CHILD === '1'
 
@@ -336,14 +336,7 @@ describe('kem dispatch', function () {
     if (CHILD || !native) this.skip()
   })
 
-  const child = (env) => {
-    const mocha = require.resolve('mocha/bin/mocha.js')
-    const r = spawnNode([mocha, '--reporter', 'dot', '--timeout', '240000', __filename],
-      { env: { ...process.env, ...env, NATRIUM_KEM_CHILD: '1', NATRIUM_TEST_BACKENDS: 'native' }, encoding: 'utf8' })
-    assert.strictEqual(r.status, 0, r.stdout + r.stderr)
-    assert.match(r.stdout, /(\d+) passing/)
-    assert.doesNotMatch(r.stdout, /failing/)
-  }
+  const child = (env) => rerunNative([__filename], { ...env, NATRIUM_KEM_CHILD: '1' })
 
   it('libsodium\'s own ML-KEM and X-Wing pass this file (NATRIUM_MLKEM=libsodium)', function () {
     this.timeout(240000)

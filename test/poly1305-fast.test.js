@@ -18,7 +18,7 @@ const path = require('path')
 const { spawnSync } = require('child_process')
 const SodiumNative = require('sodium-native')
 const wrappers = require('libsodium-wrappers-sumo')
-const { backends, hex, toHex, random, vectors, spawnNode, gdbEntered } = require('./helpers')
+const { backends, hex, toHex, random, vectors, gdbEntered, rerunNative } = require('./helpers')
 
 const CHILD = process.env.NATRIUM_POLY1305_CHILD === '1'
 
@@ -190,14 +190,7 @@ describe('poly1305-fast dispatch', function () {
     if (CHILD || !native) this.skip()
   })
 
-  const child = (env) => {
-    const mocha = require.resolve('mocha/bin/mocha.js')
-    const r = spawnNode([mocha, '--reporter', 'dot', '--timeout', '240000', __filename],
-      { env: { ...process.env, ...env, NATRIUM_POLY1305_CHILD: '1', NATRIUM_TEST_BACKENDS: 'native' }, encoding: 'utf8' })
-    assert.strictEqual(r.status, 0, r.stdout + r.stderr)
-    assert.match(r.stdout, /(\d+) passing/)
-    assert.doesNotMatch(r.stdout, /failing/)
-  }
+  const child = (env) => rerunNative([__filename], { ...env, NATRIUM_POLY1305_CHILD: '1' })
 
   it('the portable C passes this file (NATRIUM_POLY1305_IMPL=portable and portable26, NATRIUM_DISABLE_SIMD=1)', function () {
     this.timeout(480000)

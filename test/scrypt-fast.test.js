@@ -15,7 +15,7 @@ const fs = require('fs')
 const path = require('path')
 const scryptJs = require('scrypt-js')
 const wrappers = require('libsodium-wrappers-sumo')
-const { backends, toHex, random, spawnNode } = require('./helpers')
+const { backends, toHex, random, rerunNative } = require('./helpers')
 
 const CHILD = process.env.NATRIUM_SCRYPT_CHILD === '1'
 const S = 'crypto_pwhash_scryptsalsa208sha256'
@@ -154,14 +154,7 @@ describe('scrypt-fast: every native ROMix', () => {
     if (CHILD || !native || process.arch !== 'x64' || process.platform !== 'linux') this.skip()
   })
 
-  const child = (env) => {
-    const mocha = require.resolve('mocha/bin/mocha.js')
-    const r = spawnNode([mocha, '--reporter', 'dot', '--timeout', '240000', __filename],
-      { env: { ...process.env, ...env, NATRIUM_SCRYPT_CHILD: '1', NATRIUM_TEST_BACKENDS: 'native' }, encoding: 'utf8' })
-    assert.strictEqual(r.status, 0, r.stdout + r.stderr)
-    assert.match(r.stdout, /[1-9]\d* passing/)
-    assert.doesNotMatch(r.stdout, /failing/)
-  }
+  const child = (env) => rerunNative([__filename], { ...env, NATRIUM_SCRYPT_CHILD: '1' })
 
   it('the portable ROMix passes this file (NATRIUM_SCRYPT_IMPL=portable, and NATRIUM_DISABLE_SIMD=1)', function () {
     this.timeout(480000)

@@ -15,7 +15,7 @@ const crypto = require('crypto')
 const fs = require('fs')
 const path = require('path')
 const { spawnSync } = require('child_process')
-const { backends, hex, toHex, wycheproof, vectors, spawnNode, gdbEntered } = require('./helpers')
+const { backends, hex, toHex, wycheproof, vectors, gdbEntered, rerunNative } = require('./helpers')
 
 const CHILD = process.env.NATRIUM_X25519_CHILD === '1'
 const SPKI_X25519 = hex('302a300506032b656e032100')
@@ -138,15 +138,7 @@ describe('x25519 dispatch', function () {
     if (CHILD || !native) this.skip()
   })
 
-  const child = (env) => {
-    const mocha = require.resolve('mocha/bin/mocha.js')
-    const files = [__filename, path.join(__dirname, 'core.test.js'), path.join(__dirname, 'box.test.js')]
-    const r = spawnNode([mocha, '--reporter', 'dot', '--timeout', '240000', ...files],
-      { env: { ...process.env, ...env, NATRIUM_X25519_CHILD: '1', NATRIUM_TEST_BACKENDS: 'native' }, encoding: 'utf8' })
-    assert.strictEqual(r.status, 0, r.stdout + r.stderr)
-    assert.match(r.stdout, /(\d+) passing/)
-    assert.doesNotMatch(r.stdout, /failing/)
-  }
+  const child = (env) => rerunNative([__filename, path.join(__dirname, 'core.test.js'), path.join(__dirname, 'box.test.js')], { ...env, NATRIUM_X25519_CHILD: '1' })
 
   it('libsodium\'s own X25519 passes these files (NATRIUM_X25519=libsodium)', function () {
     this.timeout(240000)
