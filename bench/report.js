@@ -216,16 +216,7 @@ function svg (run) {
   const head = 62 + legendRows * 20
   const height = head + Math.ceil(ops.length / cols) * ph + 10
   const [line1, line2] = headerLines(run.meta)
-  const out = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif">`,
-    '<style>.title{font-size:13px;font-weight:600;fill:#222}.tick{font-size:10px;fill:#555}.note{font-size:11px;fill:#888}' +
-      '.grid{stroke:#e4e4e4;stroke-width:1}.axis{stroke:#888;stroke-width:1}.wrong{font-size:12px;fill:#d00;font-weight:700}' +
-      '.h1{font-size:17px;font-weight:700;fill:#111}.h2{font-size:11px;fill:#555}.legend{font-size:11.5px;fill:#333}</style>',
-    `<rect width="${width}" height="${height}" fill="#fff"/>`,
-    '<text x="14" y="24" class="h1">natrium benchmarks · operations per second, log scale, higher is better</text>',
-    `<text x="14" y="40" class="h2">${esc(line1)}</text>`,
-    `<text x="14" y="54" class="h2">${esc(line2)}</text>`
-  ]
+  const out = svgHead(width, height, 'natrium benchmarks', [line1, line2])
   legend.forEach(([name, colour], i) => {
     const lx = 14 + (i % 6) * 205
     const ly = 66 + Math.floor(i / 6) * 20
@@ -238,4 +229,18 @@ function svg (run) {
   return out.join('\n')
 }
 
-module.exports = { markdown, svg, panel, COLOURS, fmtHz, fmtShort, fmtRatio, fmtDuration }
+// The opening of a results chart: the <svg> element, its styles, a white page, the title and one
+// header line per entry of `lines`, 14 px apart (bench/report.js and bench/browser/report.js).
+function svgHead (width, height, title, lines) {
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif">`,
+    '<style>.title{font-size:13px;font-weight:600;fill:#222}.tick{font-size:10px;fill:#555}.note{font-size:11px;fill:#888}' +
+      '.grid{stroke:#e4e4e4;stroke-width:1}.axis{stroke:#888;stroke-width:1}.wrong{font-size:12px;fill:#d00;font-weight:700}' +
+      '.h1{font-size:17px;font-weight:700;fill:#111}.h2{font-size:11px;fill:#555}.legend{font-size:11.5px;fill:#333}</style>',
+    `<rect width="${width}" height="${height}" fill="#fff"/>`,
+    `<text x="14" y="24" class="h1">${title} · operations per second, log scale, higher is better</text>`,
+    ...lines.map((line, i) => `<text x="14" y="${40 + 14 * i}" class="h2">${esc(line)}</text>`)
+  ]
+}
+
+module.exports = { markdown, svg, svgHead, esc, panel, COLOURS, fmtHz, fmtShort, fmtRatio, fmtDuration }

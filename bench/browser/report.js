@@ -3,7 +3,7 @@
 // article's table (ops/sec per library and "factor faster" for natrium against each peer) as
 // markdown and HTML, the header lines that name the machine and the browser, and the SVG chart
 // (bench/report.js's panels: grouped bars per size, log scale). No I/O here.
-const { panel, COLOURS, fmtHz, fmtRatio, fmtDuration } = require('../report')
+const { panel, svgHead, esc, COLOURS, fmtHz, fmtRatio, fmtDuration } = require('../report')
 
 const NATRIUM = 'natrium-wasm'
 const PEERS = [['libsodium-wrappers', 'libsodium-wrappers'], ['noble', '@noble/*']]
@@ -97,7 +97,6 @@ function markdown (run) {
   return `${lines.join('\n')}\n`
 }
 
-const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
 function html (run) {
   const head = ['operation', 'size', ...COLUMNS.map(([, n]) => n), ...PEERS.map(([, n]) => `natrium ÷ ${n}`)]
@@ -128,17 +127,7 @@ function svg (run) {
   const head = 100
   const height = head + Math.ceil(ops.length / cols) * ph + 10
   const [line1, line2, line3] = headerLines(run.meta)
-  const out = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif">`,
-    '<style>.title{font-size:13px;font-weight:600;fill:#222}.tick{font-size:10px;fill:#555}.note{font-size:11px;fill:#888}' +
-      '.grid{stroke:#e4e4e4;stroke-width:1}.axis{stroke:#888;stroke-width:1}.wrong{font-size:12px;fill:#d00;font-weight:700}' +
-      '.h1{font-size:17px;font-weight:700;fill:#111}.h2{font-size:11px;fill:#555}.legend{font-size:11.5px;fill:#333}</style>',
-    `<rect width="${width}" height="${height}" fill="#fff"/>`,
-    '<text x="14" y="24" class="h1">natrium in the browser · operations per second, log scale, higher is better</text>',
-    `<text x="14" y="40" class="h2">${esc(line1)}</text>`,
-    `<text x="14" y="54" class="h2">${esc(line2)}</text>`,
-    `<text x="14" y="68" class="h2">${esc(line3)}</text>`
-  ]
+  const out = svgHead(width, height, 'natrium in the browser', [line1, line2, line3])
   legend.forEach(([name, colour], i) => {
     const lx = 14 + i * 205
     out.push(`<rect x="${lx}" y="80" width="12" height="12" fill="${colour}"/><text x="${lx + 17}" y="90.5" class="legend">${esc(name)}</text>`)
