@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Build lib/natrium.wasm: the same family files as the native addon, compiled with -DNAT_WASM
-# against src/wasm.c (which stands in for Node-API), linked with libsodium for wasm32-wasi.
+# against src/wasm.c (which stands in for Node-API), linked with libsodium for wasm32-wasi; then
+# lib/unpack.wasm and lib/natrium.wasm.lzma, which scripts/build-esm.js embeds for browsers.
 #   bash deps/build-wasm.sh            build, print size and SHA-256
 #   bash deps/build-wasm.sh --verify   also build a second time from scratch and compare the bytes
 # The build is reproducible: no timestamps, no paths (-ffile-prefix-map), no debug info or names.
-# Needs clang with wasi-libc (Debian: clang lld wasi-libc libclang-rt-14-dev-wasm32) and, for the
-# reference bytes, binaryen's wasm-opt.
+# Needs clang with wasi-libc (Debian: clang lld wasi-libc libclang-rt-14-dev-wasm32), xz (xz-utils)
+# and, for the reference bytes, binaryen's wasm-opt.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname "$here")
@@ -105,6 +106,19 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/a"
 build "$work/a" "$work/natrium.wasm"
 cp "$work/natrium.wasm" lib/natrium.wasm
+
+# lib/unpack.wasm and lib/natrium.wasm.lzma: what lib/esm/wasm-bytes.mjs embeds for the browser
+# entry (scripts/build-esm.js), build intermediates the package does not ship. The unpacker is our
+# own C with no libc (src/unpack/unpack.c); the module is packed with raw LZMA1 in the properties
+# the unpacker is written for. xz: Debian's xz-utils.
+command -v xz >/dev/null || { echo "deps/build-wasm: xz not found (Debian: apt-get install xz-utils)" >&2; exit 1; }
+${NATRIUM_WASM_CC:-clang} --target=wasm32 -O2 -std=c11 -nostdlib -ffreestanding -fvisibility=hidden \
+  -Wall -Wextra -Werror -ffile-prefix-map="$root/=" -Isrc/unpack src/unpack/unpack.c \
+  -Wl,--no-entry -Wl,--strip-all -Wl,-z,stack-size=4096 -Wl,--initial-memory=131072 -o "$work/unpack.wasm"
+if [ -n "$wasmopt" ]; then "$wasmopt" -O3 --strip-debug --strip-producers "$work/unpack.wasm" -o lib/unpack.wasm
+else cp "$work/unpack.wasm" lib/unpack.wasm; fi
+xz --format=raw --lzma1=preset=9e,lc=3,lp=0,pb=0 -c lib/natrium.wasm >lib/natrium.wasm.lzma
+echo "deps/build-wasm: lib/unpack.wasm $(wc -c <lib/unpack.wasm | tr -d ' ') bytes, lib/natrium.wasm.lzma $(wc -c <lib/natrium.wasm.lzma | tr -d ' ') bytes ($(xz --version | head -n1))"
 
 sha=$(sha256sum lib/natrium.wasm | cut -d' ' -f1)
 raw=$(wc -c <lib/natrium.wasm | tr -d ' ')

@@ -4,7 +4,7 @@
 // browser, workerd, deno, default, and natrium/init). Run by `npm run build:wasm` (after
 // lib/natrium.wasm is built) and by `npm test` when it is missing or older than its sources;
 // `npm pack` carries it. It is a build output, never committed: wasm-bytes.mjs holds the module's
-// bytes, and the rest is a mechanical copy of committed CommonJS sources.
+// bytes (packed), and the rest is a mechanical copy of committed CommonJS sources.
 //   lib/esm/<path>.mjs            every module the WebAssembly backend and both surfaces reach
 //                                 (lib/backends/wasm.js, lib/surfaces/**, lib/intrinsics.js, ...),
 //                                 each its CommonJS source with `require('./x')` turned into
@@ -12,7 +12,9 @@
 //                                 export; a source that reaches anything but a relative module
 //                                 (fs, path, crypto, buffer, ...) or names process, Buffer or
 //                                 __dirname fails the build
-//   lib/esm/wasm-bytes.mjs        lib/natrium.wasm as hex, decoded at import (the browser entry)
+//   lib/esm/wasm-bytes.mjs        lib/natrium.wasm packed (lib/natrium.wasm.lzma) with its unpacker
+//                                 (lib/unpack.wasm), as base64, unpacked at import (the browser
+//                                 entry); checked here to give back exactly lib/natrium.wasm
 //   lib/esm/browser.mjs, browser-sodium-native.mjs
 //                                 the main API / sodium-native surface over the embedded bytes,
 //                                 compiled synchronously (new WebAssembly.Module) at import
@@ -102,23 +104,78 @@ function namedExports (names) {
   return `export default natrium;\nexport const {\n${names.map((n) => `  ${n}`).join(',\n')}\n} = natrium;\n`
 }
 
-// Hex, not base64: gzip keeps byte-aligned repeats only in hex (natrium.wasm: base64 651 KB,
-// 216 KB gzipped; hex 977 KB, 176 KB gzipped; brotli 177 and 138 KB), and what is served
-// compressed is what a page pays for.
-function wasmBytesModule (bytes) {
-  const hex = Buffer.from(bytes).toString('hex')
-  return `${HEADER('lib/natrium.wasm')}// natrium.wasm (${bytes.length} bytes) as hex, decoded at import: what lets a bundle use natrium
-// synchronously with no file to fetch.
-const hex = '${hex}';
-function decode (s) {
-  if (typeof Uint8Array.fromHex === 'function') return Uint8Array.fromHex(s);
-  const digit = new Uint8Array(128);
-  for (let i = 0; i < 16; i++) digit['0123456789abcdef'.charCodeAt(i)] = i;
-  const bytes = new Uint8Array(s.length >> 1);
-  for (let i = 0, j = 0; j < bytes.length; i += 2, j++) bytes[j] = (digit[s.charCodeAt(i)] << 4) | digit[s.charCodeAt(i + 1)];
+// The browser entry's module, packed: lib/natrium.wasm.lzma (raw LZMA1, made by deps/build-wasm.sh)
+// and its unpacker lib/unpack.wasm (src/unpack/unpack.c), both as base64, unpacked when
+// wasm-bytes.mjs is first evaluated. What a page pays for is the bundle gzipped: the module's hex
+// (which gzip compressed better than its base64) was 176 KB of it; the packed module and the
+// unpacker are about 0.73x that, for a few ms of decoding before the module compiles.
+// UNPACK is the decoder's JS, the same text in wasm-bytes.mjs and in the build's round-trip check
+// (unpackFunction) and test/unpack.test.js.
+const UNPACK = `const UNPACK_ERRORS = ['', 'not base64', 'truncated', 'not LZMA data', 'not of the declared length',
+  'no end marker', 'trailing bytes', 'CRC-32 mismatch', 'too large', 'not begun'];
+function fromBase64 (s) {
+  if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(s);
+  const bin = atob(s);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
   return bytes;
 }
-export default decode(hex);
+// unpack(unpacker, text, length, crc): the bytes that text (base64 of raw LZMA1) packs, which must
+// be length bytes with that CRC-32; unpacker is lib/unpack.wasm's bytes. Its memory grows as the
+// output does (unpack_step asks for the arena it needs next, 16 KB of output at a time).
+function unpack (unpacker, text, length, crc) {
+  const { memory, unpack_arena: arena, unpack_begin: begin, unpack_step: step } =
+    new WebAssembly.Instance(new WebAssembly.Module(unpacker)).exports;
+  const base = arena();
+  const fit = (n) => {
+    const short = base + n - memory.buffer.byteLength;
+    if (short > 0) memory.grow(Math.ceil(short / 65536));
+  };
+  fit(text.length);
+  new TextEncoder().encodeInto(text, new Uint8Array(memory.buffer, base, text.length));
+  const out = begin(text.length, length, crc);
+  let r = out;
+  while (r > 0) {
+    r = step();
+    if (r > 0) fit(r);
+  }
+  if (r < 0) {
+    const err = new Error(\`natrium: the embedded natrium.wasm does not unpack: \${UNPACK_ERRORS[-r] || r}\`);
+    err.code = r;
+    throw err;
+  }
+  return new Uint8Array(memory.buffer, base + out, length).slice();
+}
+`
+
+// CRC-32 (IEEE), as unpack.c checks it.
+function crc32 (bytes) {
+  let c = 0xFFFFFFFF
+  for (const b of bytes) {
+    c ^= b
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320 ^ (c >>> 1) : c >>> 1
+  }
+  return (c ^ 0xFFFFFFFF) >>> 0
+}
+
+// UNPACK's unpack(unpacker, text, length, crc), evaluated here (Node has atob, TextEncoder and
+// WebAssembly as a browser does).
+function unpackFunction () {
+  return new Function(`${UNPACK}\nreturn unpack;`)() // eslint-disable-line no-new-func
+}
+
+function wasmBytesModule (bytes, unpacker, packed) {
+  const text = packed.toString('base64')
+  const crc = crc32(bytes)
+  // the round trip, with the very code the module carries: exactly lib/natrium.wasm's bytes
+  const back = unpackFunction()(unpacker, text, bytes.length, crc)
+  if (Buffer.compare(Buffer.from(back), bytes) !== 0) throw new Error('lib/natrium.wasm.lzma does not unpack to lib/natrium.wasm (rebuild: npm run build:wasm)')
+  return `${HEADER('lib/natrium.wasm.lzma and lib/unpack.wasm')}// natrium.wasm (${bytes.length} bytes, CRC-32 ${crc.toString(16).padStart(8, '0')}) packed with raw LZMA1 (${packed.length} bytes)
+// and its unpacker (src/unpack/unpack.c, ${unpacker.length} bytes), both as base64, unpacked synchronously when
+// this module is first evaluated: what lets a bundle use natrium right after import with no file to fetch.
+const unpacker = '${Buffer.from(unpacker).toString('base64')}';
+const packed = '${text}';
+${UNPACK}export default unpack(fromBase64(unpacker), packed, ${bytes.length}, ${crc});
 `
 }
 
@@ -193,10 +250,17 @@ function outputs () {
   const wasm = path.join(lib, 'natrium.wasm')
   if (!fs.existsSync(wasm)) throw new Error('lib/natrium.wasm is not built (npm run build:wasm)')
   const bytes = fs.readFileSync(wasm)
+  const built = (name) => {
+    const file = path.join(lib, name)
+    if (!fs.existsSync(file)) throw new Error(`lib/${name} is not built (npm run build:wasm)`)
+    return fs.readFileSync(file)
+  }
+  const unpacker = built('unpack.wasm')
+  const packed = built('natrium.wasm.lzma')
   const files = {}
   for (const [rel, text] of modules()) files[rel.replace(/\.js$/, '.mjs')] = text
   Object.assign(files, entries(surfaceNames(bytes)))
-  files['wasm-bytes.mjs'] = wasmBytesModule(bytes)
+  files['wasm-bytes.mjs'] = wasmBytesModule(bytes, unpacker, packed)
   return files
 }
 
@@ -230,4 +294,4 @@ if (require.main === module) {
   }
 }
 
-module.exports = { outputs, forbidden, code, convert, ROOTS }
+module.exports = { outputs, forbidden, code, convert, ROOTS, unpackFunction, crc32 }
