@@ -113,11 +113,16 @@ function namedExports (names) {
 // (unpackFunction) and test/unpack.test.js.
 const UNPACK = `const UNPACK_ERRORS = ['', 'not base64', 'truncated', 'not LZMA data', 'not of the declared length',
   'no end marker', 'trailing bytes', 'CRC-32 mismatch', 'too large', 'not begun'];
+// base64 (unpadded lengths included) to bytes, for the unpacker: atob and Uint8Array.fromBase64
+// are not everywhere natrium runs.
 function fromBase64 (s) {
-  if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(s);
-  const bin = atob(s);
-  const bytes = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  const digits = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  s = s.replace(/=+$/, '');
+  const bytes = new Uint8Array((s.length * 3) >> 2);
+  for (let i = 0, j = 0, v = 0, n = 0; i < s.length; i++) {
+    v = (v << 6) | digits.indexOf(s[i]);
+    if ((n += 6) >= 8) bytes[j++] = (v >> (n -= 8)) & 255;
+  }
   return bytes;
 }
 // unpack(unpacker, text, length, crc): the bytes that text (base64 of raw LZMA1) packs, which must
@@ -167,16 +172,18 @@ function unpackFunction () {
 function wasmBytesModule (bytes, unpacker, packed) {
   const text = packed.toString('base64')
   const crc = crc32(bytes)
-  // the round trip, with the very code the module carries: exactly lib/natrium.wasm's bytes
-  const back = unpackFunction()(unpacker, text, bytes.length, crc)
-  if (Buffer.compare(Buffer.from(back), bytes) !== 0) throw new Error('lib/natrium.wasm.lzma does not unpack to lib/natrium.wasm (rebuild: npm run build:wasm)')
-  return `${HEADER('lib/natrium.wasm.lzma and lib/unpack.wasm')}// natrium.wasm (${bytes.length} bytes, CRC-32 ${crc.toString(16).padStart(8, '0')}) packed with raw LZMA1 (${packed.length} bytes)
+  const module = `${HEADER('lib/natrium.wasm.lzma and lib/unpack.wasm')}// natrium.wasm (${bytes.length} bytes, CRC-32 ${crc.toString(16).padStart(8, '0')}) packed with raw LZMA1 (${packed.length} bytes)
 // and its unpacker (src/unpack/unpack.c, ${unpacker.length} bytes), both as base64, unpacked synchronously when
 // this module is first evaluated: what lets a bundle use natrium right after import with no file to fetch.
 const unpacker = '${Buffer.from(unpacker).toString('base64')}';
 const packed = '${text}';
 ${UNPACK}export default unpack(fromBase64(unpacker), packed, ${bytes.length}, ${crc});
 `
+  // the round trip, by the module's own text: exactly lib/natrium.wasm's bytes
+  const body = module.replace(/^export default /m, 'return ')
+  const back = new Function(body)() // eslint-disable-line no-new-func
+  if (Buffer.compare(Buffer.from(back), bytes) !== 0) throw new Error('lib/esm/wasm-bytes.mjs does not unpack to lib/natrium.wasm (rebuild: npm run build:wasm)')
+  return module
 }
 
 function entries (names) {

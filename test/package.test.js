@@ -114,6 +114,8 @@ describe('npm package', function () {
     for (const p of ['lib/natrium.wasm', 'prebuilds']) {
       if (fs.existsSync(path.join(root, p))) assert.ok(published(p), `${p} exists but is not in the package`)
     }
+    // build intermediates: lib/esm/wasm-bytes.mjs embeds them, and nothing reads them at run time
+    for (const p of ['lib/unpack.wasm', 'lib/natrium.wasm.lzma']) assert.ok(!published(p), `${p} should not be published`)
     // whatever main, types and exports name must be in the tarball (types land with the API)
     const targets = [manifest.main, manifest.types, manifest.typings]
     const walk = (v) => { if (typeof v === 'string') targets.push(v); else if (v) Object.values(v).forEach(walk) }
