@@ -7,9 +7,10 @@
  * No libc, no imports: one linear memory, the decoder's state in static data, and an arena from
  * __heap_base on. The caller (JS, or test/c/unpack.c natively) works in three moves:
  *   unpack_arena()                  the arena's address: where to write the base64 text
- *   unpack_begin(text, len, crc)    decodes the base64 in place, checks the LZMA header byte;
- *                                   returns the arena offset where the output will be, or < 0
- *   unpack_step()                   decodes up to UNPACK_STEP more bytes of output; returns
+ *   unpack_begin(text, len, crc)    checks the lengths; returns the arena offset (> 0) where the
+ *                                   output will be, or < 0
+ *   unpack_step()                   decodes 64 KB more of the base64 (in place), or else up to
+ *                                   UNPACK_STEP more bytes of output; returns
  *                                   > 0: call again once the arena has at least that many bytes
  *                                        (it decodes nothing until it has: the caller grows memory)
  *                                     0: done: the whole output is there, checked
@@ -65,7 +66,7 @@ enum {
 };
 
 static struct {
-  u32 in_len, in_pos, out, out_len, out_pos, crc;
+  u32 text_len, text_pos, pad, in_len, in_pos, out, out_len, out_pos, crc, crc_acc;
   u32 range, code, state, rep0, rep1, rep2, rep3, pending; /* pending: match bytes still to copy */
   int status;                           /* 0 not begun, 1 decoding, 2 done, < 0 refused */
   u16 probs[PROBS];
@@ -85,26 +86,23 @@ static u32 sextet(u32 c) {
   return 64;
 }
 
-/* Decodes len characters of base64 at a into bytes at a (each group of 4 characters becomes 3
- * bytes written at or before where it was read, so in place is safe). Padding only at the end.
- * Returns the byte count, or -1. */
-static long base64_in_place(u8 *a, u32 len) {
-  if (len % 4 != 0) return -1;
-  u32 pad = 0;
-  if (len >= 4 && a[len - 1] == '=') pad = a[len - 2] == '=' ? 2 : 1;
-  u32 o = 0;
-  for (u32 i = 0; i < len; i += 4) {
-    const int last = i + 4 == len;
+/* Decodes the base64 characters [from, to) of the text at a into bytes at a + from / 4 * 3 (each
+ * group of 4 characters becomes 3 bytes written at or before where it was read, so in place is
+ * safe). to is a multiple of 4; the text's last group may end in s.pad '='. 0, or -1. */
+static int base64_in_place(u8 *a, u32 from, u32 to) {
+  u32 o = from / 4 * 3;
+  for (u32 i = from; i < to; i += 4) {
+    const int last = i + 4 == s.text_len;
     const u32 c0 = sextet(a[i]), c1 = sextet(a[i + 1]);
-    const u32 c2 = last && pad == 2 ? 0 : sextet(a[i + 2]);
-    const u32 c3 = last && pad >= 1 ? 0 : sextet(a[i + 3]);
+    const u32 c2 = last && s.pad == 2 ? 0 : sextet(a[i + 2]);
+    const u32 c3 = last && s.pad >= 1 ? 0 : sextet(a[i + 3]);
     if ((c0 | c1 | c2 | c3) & 64) return -1;
     const u32 v = c0 << 18 | c1 << 12 | c2 << 6 | c3;
     a[o++] = (u8) (v >> 16);
-    if (!last || pad < 2) a[o++] = (u8) (v >> 8);
-    if (!last || pad < 1) a[o++] = (u8) v;
+    if (!last || s.pad < 2) a[o++] = (u8) (v >> 8);
+    if (!last || s.pad < 1) a[o++] = (u8) v;
   }
-  return (long) o;
+  return 0;
 }
 
 static void crc_init(void) {
@@ -115,38 +113,56 @@ static void crc_init(void) {
   }
 }
 
-static u32 crc32(const u8 *p, u32 n) {
-  u32 c = 0xFFFFFFFFu;
+/* CRC-32 of p[0..n) continued from c (0xFFFFFFFF at the start, complemented at the end) */
+static u32 crc_update(u32 c, const u8 *p, u32 n) {
   for (u32 i = 0; i < n; i++) c = s.crc_table[(c ^ p[i]) & 0xFF] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFu;
+  return c;
 }
 
+/* Checks what can be checked before decoding and lays out the arena: the packed bytes at 0, the
+ * output from the returned offset (> 0, 16-aligned) on. The decoding, base64 first, is done by
+ * unpack_step a piece per call: V8 runs a long call to its end in the baseline code it started
+ * in, and the next call of the same function in the optimised code once that is ready. */
 int unpack_begin(u32 text_len, u32 out_len, u32 crc) {
   s.status = UNPACK_ERR_STATE;
-  const u32 size = arena_size();
-  if (text_len > size) return s.status = UNPACK_ERR_MEMORY;
-  u8 *a = arena_base();
-  const long n = base64_in_place(a, text_len);
-  if (n < 0) return s.status = UNPACK_ERR_BASE64;
-  /* the output starts past the packed bytes, 16-aligned; offsets stay below 2^31 (the return values) */
-  const u32 out = ((u32) n + 15u) & ~15u;
+  if (text_len > arena_size()) return s.status = UNPACK_ERR_MEMORY;
+  if (text_len % 4 != 0) return s.status = UNPACK_ERR_BASE64;
+  const u8 *a = arena_base();
+  s.pad = text_len && a[text_len - 1] == '=' ? a[text_len - 2] == '=' ? 2 : 1 : 0;
+  const u32 n = text_len / 4 * 3 - s.pad;
+  /* offsets stay below 2^31 (they are the return values) */
+  const u32 out = (n + 16u) & ~15u;
   if (out_len > 0x7FFF0000u - out) return s.status = UNPACK_ERR_MEMORY;
-  /* the range coder's first byte is always 0, then 4 bytes of code */
-  if (n < 5) return s.status = UNPACK_ERR_TRUNCATED;
-  if (a[0] != 0) return s.status = UNPACK_ERR_DATA;
-  s.in_len = (u32) n;
+  s.text_len = text_len;
+  s.text_pos = 0;
+  s.in_len = n;
   s.out = out;
   s.out_len = out_len;
   s.out_pos = 0;
   s.crc = crc;
-  s.range = 0xFFFFFFFFu;
-  s.code = (u32) a[1] << 24 | (u32) a[2] << 16 | (u32) a[3] << 8 | a[4];
-  s.in_pos = 5;
+  s.crc_acc = 0xFFFFFFFFu;
   s.state = s.rep0 = s.rep1 = s.rep2 = s.rep3 = s.pending = 0;
   for (u32 i = 0; i < PROBS; i++) s.probs[i] = PROB_INIT;
   crc_init();
   s.status = 1;
   return (int) out;
+}
+
+/* The base64 phase of unpack_step: BASE64_STEP characters a call; after the last, the range
+ * coder's start (its first byte is always 0, then 4 bytes of code). */
+#define BASE64_STEP 65536u
+static int base64_step(u8 *a) {
+  const u32 left = s.text_len - s.text_pos;
+  const u32 to = s.text_pos + (left < BASE64_STEP ? left : BASE64_STEP);
+  if (base64_in_place(a, s.text_pos, to) != 0) return UNPACK_ERR_BASE64;
+  s.text_pos = to;
+  if (to < s.text_len) return 1;
+  if (s.in_len < 5) return UNPACK_ERR_TRUNCATED;
+  if (a[0] != 0) return UNPACK_ERR_DATA;
+  s.range = 0xFFFFFFFFu;
+  s.code = (u32) a[1] << 24 | (u32) a[2] << 16 | (u32) a[3] << 8 | a[4];
+  s.in_pos = 5;
+  return 1;
 }
 
 /* The range decoder, on locals of decode(): a read past the input sets err and gives 0, after
@@ -294,6 +310,12 @@ static inline __attribute__((always_inline)) int decode_symbol(rc_t *rc, u8 *out
 
 int unpack_step(void) {
   if (s.status != 1) return s.status == 0 ? UNPACK_ERR_STATE : s.status == 2 ? 0 : s.status;
+  if (s.text_pos < s.text_len || s.text_len == 0) { /* begin checked that the text fits */
+    const int r = s.text_len ? base64_step(arena_base()) : UNPACK_ERR_TRUNCATED;
+    if (r < 0) return s.status = r;
+    if (s.text_pos < s.text_len) return (int) s.text_len;
+    return (int) (s.out + (s.out_len < UNPACK_STEP ? s.out_len : UNPACK_STEP));
+  }
   const u32 left = s.out_len - s.out_pos;
   const u32 end = s.out_pos + (left < UNPACK_STEP ? left : UNPACK_STEP);
   /* the arena must hold the packed bytes (before s.out) and the output up to end */
@@ -302,6 +324,7 @@ int unpack_step(void) {
   u8 *const out = a + s.out;
   rc_t rc = {a, s.in_len, s.in_pos, s.range, s.code, 0};
   u32 pos = s.out_pos;
+  const u32 start = pos;
   int r;
   for (;;) {
     if (s.pending) { /* a match's bytes up to this step's end, the rest on the next step */
@@ -323,12 +346,13 @@ int unpack_step(void) {
         if (rc.err) r = rc.err;
         else if (rc.code != 0) r = UNPACK_ERR_END;
         else if (rc.in_pos != rc.in_len) r = UNPACK_ERR_TRAILING;
-        else r = crc32(out, s.out_len) == s.crc ? 0 : UNPACK_ERR_CRC;
+        else r = ~crc_update(s.crc_acc, out + start, pos - start) == s.crc ? 0 : UNPACK_ERR_CRC;
       }
       break;
     }
     if (!s.pending) pos++; /* a literal */
   }
+  if (r == 1) s.crc_acc = crc_update(s.crc_acc, out + start, pos - start);
   s.out_pos = pos;
   s.in_pos = rc.in_pos;
   s.range = rc.range;
