@@ -30,7 +30,7 @@ typedef unsigned short u16;
 typedef unsigned int u32;
 
 /* The arena: offset 0 up to arena_size(), whose end the caller moves (memory.grow). */
-#ifdef __wasm__
+#if defined(__wasm__) && !defined(__wasi__) /* lib/unpack.wasm; a wasm32-wasi test build takes the caller's */
 extern u8 __heap_base;
 static u8 *arena_base(void) { return &__heap_base; }
 static u32 arena_size(void) {

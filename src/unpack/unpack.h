@@ -15,7 +15,7 @@
 #define UNPACK_ERR_MEMORY (-8)    /* the text is larger than the arena, or the output cannot be addressed */
 #define UNPACK_ERR_STATE (-9)     /* unpack_step before a successful unpack_begin */
 
-#if defined(__wasm__)
+#if defined(__wasm__) && !defined(__wasi__) /* lib/unpack.wasm (wasm32, no WASI) */
 #define UNPACK_EXPORT(name) __attribute__((export_name(#name), visibility("default")))
 #else
 #define UNPACK_EXPORT(name)
@@ -25,7 +25,7 @@ UNPACK_EXPORT(unpack_arena) unsigned int unpack_arena(void);
 UNPACK_EXPORT(unpack_begin) int unpack_begin(unsigned int text_len, unsigned int out_len, unsigned int crc);
 UNPACK_EXPORT(unpack_step) int unpack_step(void);
 
-#ifndef __wasm__
+#if !defined(__wasm__) || defined(__wasi__)
 /* natively, the arena is the caller's buffer (test/c/unpack.c) */
 extern unsigned char *unpack_test_arena;
 extern unsigned int unpack_test_arena_size;

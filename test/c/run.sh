@@ -5,6 +5,7 @@
 #   bash test/c/run.sh            # all of it
 #   NO_VALGRIND=1 bash test/c/run.sh
 #   bash test/c/run.sh test/c/x25519.c   # only the harnesses named
+# test/c/unpack.c reads lib/natrium.wasm and lib/natrium.wasm.lzma (npm run build:wasm first).
 # A harness names in its opening comment the sources it is linked with ("cc-sources: ...", else
 # it includes what it tests) and the environments it is run in, one run each ("run-env:
 # VAR=value ...", e.g. every implementation a dispatcher can be forced to).
@@ -60,7 +61,7 @@ for src in "${harnesses[@]}"; do
     clang --target=wasm32-wasi -O2 -msimd128 "${flags[@]/$sodium/$WASM32_SODIUM}" "${srcs[@]}" \
       "$WASM32_SODIUM/lib/libsodium.a" -o "$out/$name.wasm"
     node --no-warnings -e "const { WASI } = require('node:wasi'); const fs = require('fs');
-      const wasi = new WASI({ version: 'preview1', env: process.env });
+      const wasi = new WASI({ version: 'preview1', env: process.env, preopens: { lib: 'lib' } });
       WebAssembly.instantiate(fs.readFileSync(process.argv[1]), wasi.getImportObject())
         .then(({ instance }) => process.exit(wasi.start(instance)))" "$out/$name.wasm"
   fi
