@@ -282,7 +282,7 @@ static inline __attribute__((always_inline)) int decode_symbol(rc_t *rc, u8 *out
       if (!rc_bit(rc, p + IS_REP0_LONG + st)) { /* one byte at rep0 */
         s.state = st < 7 ? 9 : 11;
         s.pending = 1;
-        return pos == 0 ? UNPACK_ERR_DATA : 0;
+        return s.rep0 >= pos ? UNPACK_ERR_DATA : 0; /* before the start of the output */
       }
     } else {
       u32 dist;
