@@ -108,11 +108,13 @@ function namedExports (names) {
 // and its unpacker lib/unpack.wasm (src/unpack/unpack.c), both as base64, unpacked when
 // wasm-bytes.mjs is first evaluated. What a page pays for is the bundle gzipped: the module's hex
 // (which gzip compressed better than its base64) was 176 KB of it; the packed module and the
-// unpacker are about 0.73x that, for a few ms of decoding before the module compiles.
-// UNPACK is the decoder's JS, the same text in wasm-bytes.mjs and in the build's round-trip check
-// (unpackFunction) and test/unpack.test.js.
-const UNPACK = `const UNPACK_ERRORS = ['', 'not base64', 'truncated', 'not LZMA data', 'not of the declared length',
-  'no end marker', 'trailing bytes', 'CRC-32 mismatch', 'too large', 'not begun'];
+// unpacker are 130 KB, for 36-55 ms of unpacking in Chromium before the module compiles (README,
+// "Browser bundle size and start-up"). UNPACK is the unpacking JS: wasm-bytes.mjs carries it, the
+// build runs wasm-bytes.mjs's text once to check the round trip, and test/unpack.test.js takes it
+// from unpackFunction().
+const UNPACK = `// src/unpack/unpack.h's UNPACK_ERR_*, by -code
+const UNPACK_ERRORS = ['', 'not base64', 'truncated', 'not LZMA data', 'not of the declared length',
+  'no clean end after the end marker', 'trailing bytes', 'CRC-32 mismatch', 'too large', 'not begun'];
 // base64 (unpadded lengths included) to bytes, for the unpacker: atob and Uint8Array.fromBase64
 // are not everywhere natrium runs.
 function fromBase64 (s) {
@@ -167,7 +169,7 @@ function crc32 (bytes) {
   return (c ^ 0xFFFFFFFF) >>> 0
 }
 
-// UNPACK's unpack(unpacker, text, length, crc), evaluated here (Node has atob, TextEncoder and
+// UNPACK's unpack(unpacker, text, length, crc), evaluated here (Node has TextEncoder and
 // WebAssembly as a browser does).
 function unpackFunction () {
   return new Function(`${UNPACK}\nreturn unpack;`)() // eslint-disable-line no-new-func
