@@ -30,8 +30,9 @@ cflags=(-std=c11 -O2 -msimd128 -fno-vectorize -fno-slp-vectorize -ftls-model=loc
 # silently overwriting static data; 1 MiB of stack for libsodium's largest locals. --wrap:
 # libsodium's scrypt runs our core (src/crypto/scrypt.h), and its SHA-512 calls (Ed25519) ours
 # (src/crypto/sha2.h; natively deps/build.sh renames them in the archive instead); so do its
-# BLAKE2b calls (box_seal, kx, kdf, Argon2: src/crypto/blake2b.h), and its Argon2 never starts on
-# the portable fill_segment (src/wasm.c). What only those references kept alive (libsodium's
+# BLAKE2b calls (box_seal, kx, kdf, Argon2: src/crypto/blake2b.h), its secretbox, Salsa20 and
+# Poly1305 calls (secretbox, box, stream_xsalsa20: src/crypto/salsa20.c), and its Argon2 never starts on the
+# portable fill_segment (src/wasm.c). What only those references kept alive (libsodium's
 # SHA-512, BLAKE2b and portable Argon2 code) is then left out: wasm-ld keeps only what is reached.
 wraps=(escrypt_kdf_sse escrypt_kdf_nosse
        crypto_hash_sha512 crypto_hash_sha512_init crypto_hash_sha512_update crypto_hash_sha512_final
@@ -39,6 +40,10 @@ wraps=(escrypt_kdf_sse escrypt_kdf_nosse
        crypto_generichash_blake2b_init crypto_generichash_blake2b_init_salt_personal
        crypto_generichash_blake2b_update crypto_generichash_blake2b_final
        _crypto_generichash_blake2b_pick_best_implementation
+       crypto_secretbox_easy crypto_secretbox_open_easy crypto_secretbox_detached crypto_secretbox_open_detached
+       crypto_stream_salsa20 crypto_stream_salsa20_xor crypto_stream_salsa20_xor_ic
+       crypto_onetimeauth_poly1305 crypto_onetimeauth_poly1305_verify crypto_onetimeauth_poly1305_init
+       crypto_onetimeauth_poly1305_update crypto_onetimeauth_poly1305_final
        argon2_fill_segment_ref)
 ldflags=(-mexec-model=reactor -Wl,--stack-first -Wl,-z,stack-size=1048576
          -Wl,--export=malloc -Wl,--export=free)

@@ -11,6 +11,7 @@
  * the function may write (OUT, STATE), and the glue copies back exactly those. */
 #include <stdlib.h>
 
+#include "blake2b_impl.h"
 #include "constants.h"
 #include "families.h"
 #include "nat.h"
@@ -335,6 +336,17 @@ static const uint32_t nat_layout_values[] = {
   NAT_OTHER, NAT_PROMISE, NAT_OUT_OF_BOUNDS, NAT_TYPE_ERROR, NAT_RANGE_ERROR, NAT_ERROR, NAT_REFUSED};
 NAT_EXPORT(nat_layout) uint32_t nat_layout(size_t i) {
   return i < sizeof nat_layout_values / sizeof nat_layout_values[0] ? nat_layout_values[i] : 0;
+}
+
+/* For the tests (lib/backends/wasm.js natrium_wasm_blake2b_kernel): which BLAKE2b compression
+ * function runs (blake2b_dispatch.c). which: 0 leaves it, 1 starts over (portable, timed after 4096 blocks),
+ * 2 forces the portable C, 3 SIMD128. Returns the name of the one in use (the portable C until the
+ * first 4096 blocks are hashed: "portable"). */
+NAT_EXPORT(nat_blake2b_kernel) const char *nat_blake2b_kernel(int which) {
+  static const char *const names[] = {"portable", "simd128"};
+  if (which == 1) nat_blake2b_use(NULL);
+  if (which == 2 || which == 3) nat_blake2b_use(names[which - 2]);
+  return nat_blake2b_impl();
 }
 
 NAT_EXPORT(nat_call) int nat_call(size_t index, size_t argc) {

@@ -44,8 +44,21 @@ function noble (m, outlen, key, salt, personal) {
   return toHex(blake2b(m, opts))
 }
 
-for (const { name: backend, sodium } of backends) {
-  describe(`blake2b-fast: crypto_generichash [${backend}]`, () => {
+// On wasm the file's tests run once per compression function, forced (the build times the two
+// after 4096 blocks and keeps the faster: src/crypto/blake2b_dispatch.c); natively the child
+// runs below do that.
+const runs = []
+for (const b of backends) {
+  if (b.name === 'wasm') for (const kernel of ['portable', 'simd128']) runs.push({ ...b, kernel })
+  else runs.push({ ...b, kernel: null })
+}
+
+for (const { name: backend, sodium, raw, kernel } of runs) {
+  describe(`blake2b-fast: crypto_generichash [${backend}${kernel ? ', ' + kernel : ''}]`, () => {
+    if (kernel) {
+      before(() => assert.strictEqual(raw.natrium_wasm_blake2b_kernel(kernel), kernel))
+      after(() => raw.natrium_wasm_blake2b_kernel('timed'))
+    }
     const word = 8
     const stream = (chunks, { key = null, outlen, salt, personal }) => {
       const st = new Uint8Array(STATEBYTES)
@@ -226,6 +239,28 @@ for (const { name: backend, sodium } of backends) {
     })
   })
 }
+
+describe('blake2b-fast: the wasm build\'s timed choice', function () {
+  const wasm = backends.find((b) => b.name === 'wasm')
+  before(function () { if (!wasm) this.skip() })
+
+  it('hashes with the portable C for its first 4096 blocks, then with the faster kernel of the two, timed once; the same bytes throughout', () => {
+    const { raw } = wasm
+    assert.strictEqual(raw.natrium_wasm_blake2b_kernel('timed'), 'portable')
+    const m = random(1000); const out = new Uint8Array(32)
+    const ref = Buffer.alloc(32)
+    SodiumNative.crypto_generichash(ref, m)
+    const expected = toHex(ref)
+    let calls = 0
+    for (; calls < 600; calls++) { // 8 blocks a call
+      raw.crypto_generichash(out, m, null)
+      assert.strictEqual(toHex(out), expected, `call ${calls}`)
+      if (calls < 511) assert.strictEqual(raw.natrium_wasm_blake2b_kernel(), 'portable', `untimed at call ${calls}`)
+    }
+    assert.ok(['portable', 'simd128'].includes(raw.natrium_wasm_blake2b_kernel()), raw.natrium_wasm_blake2b_kernel())
+    assert.throws(() => raw.natrium_wasm_blake2b_kernel('avx2'), /unknown kernel avx2/)
+  })
+})
 
 // Natively: the whole file once per compression function, and gdb's view of which one runs.
 const native = backends.find((b) => b.name === 'native')

@@ -102,7 +102,14 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
     fd_write: () => ERRNO_BADF,
     fd_seek: () => ERRNO_BADF,
     fd_close: () => ERRNO_BADF,
-    poll_oneoff: () => ERRNO_NOSYS
+    poll_oneoff: () => ERRNO_NOSYS,
+    // CLOCK_MONOTONIC for the one thing the C times (which BLAKE2b kernel is faster here:
+    // src/crypto/blake2b_dispatch.c), in nanoseconds; without performance.now, no clock
+    clock_time_get (id, precision, ptr) {
+      if (typeof performance === 'undefined' || typeof performance.now !== 'function') return ERRNO_NOSYS
+      new DataView(memory.buffer).setBigUint64(ptr, BigInt(Math.round(performance.now() * 1e6)), true)
+      return 0
+    }
   }
 
   const imports = {}
@@ -550,6 +557,15 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
 
   // For tests and diagnostics only (not enumerable, so the surfaces do not copy it): linear memory size.
   Object.defineProperty(binding, 'natrium_wasm_memory_bytes', { value: () => memory.buffer.byteLength })
+  // For tests only (not enumerable): the BLAKE2b compression function in use, after forcing one
+  // ('portable', 'simd128') or asking for the timing again ('timed'), as the C names it.
+  const BLAKE2B_KERNELS = { undefined: 0, timed: 1, portable: 2, simd128: 3 }
+  Object.defineProperty(binding, 'natrium_wasm_blake2b_kernel', {
+    value: (use) => {
+      if (!(String(use) in BLAKE2B_KERNELS)) throw new RangeError(`natrium_wasm_blake2b_kernel: unknown kernel ${use}`)
+      return cString(wasm.nat_blake2b_kernel(BLAKE2B_KERNELS[String(use)]))
+    }
+  })
 
   return { name: 'wasm', binding, memory: guardedMemory(binding, wrap), capabilities: CAPABILITIES, file }
 }
