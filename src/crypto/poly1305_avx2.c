@@ -24,9 +24,7 @@
  * cost more than the blocks they speed up below that): bench/poly1305.c on Zen 5, 384 bytes
  * 2.7 GB/s four-lane against 2.9 portable, 512 bytes 3.1 against 2.9; 1 KB eight-lane and
  * four-lane alike (4.2), 2 KB 5.6 against 4.9. */
-#ifndef NAT_POLY1305_AVX2_X4_MIN
-#define NAT_POLY1305_AVX2_X4_MIN 32
-#endif
+/* (NAT_POLY1305_AVX2_X4_MIN, 32 unless defined: poly1305_impl.h) */
 #ifndef NAT_POLY1305_AVX2_X8_MIN
 #define NAT_POLY1305_AVX2_X8_MIN 64
 #endif

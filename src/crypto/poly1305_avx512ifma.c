@@ -23,9 +23,7 @@
 #define M44 0xfffffffffffULL
 #define M42 0x3ffffffffffULL
 
-#ifndef NAT_POLY1305_IFMA_MIN
-#define NAT_POLY1305_IFMA_MIN 16
-#endif
+/* (NAT_POLY1305_IFMA_MIN, 16 unless defined: poly1305_impl.h) */
 #ifndef NAT_POLY1305_IFMA_X16_MIN
 #define NAT_POLY1305_IFMA_X16_MIN 128
 #endif

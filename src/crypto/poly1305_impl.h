@@ -52,6 +52,15 @@ void nat_poly1305_blocks_avx2(nat_poly1305_core *c, const unsigned char *m, size
 /* AVX-512 IFMA: eight blocks at a time in 44-bit limbs (52-bit multiply-adds), r^1..r^8, from 16
  * blocks; fewer go to the AVX2 kernel. */
 void nat_poly1305_blocks_avx512ifma(nat_poly1305_core *c, const unsigned char *m, size_t blocks);
+/* From how many blocks the AVX2 kernel's four-lane code takes over (fewer: portable64), and from
+ * how many the IFMA kernel's own code does (fewer: the AVX2 kernel). poly1305_dispatch.c hands
+ * a run shorter than what the chosen kernel would itself pass on to portable64 straight to it. */
+#ifndef NAT_POLY1305_AVX2_X4_MIN
+#define NAT_POLY1305_AVX2_X4_MIN 32
+#endif
+#ifndef NAT_POLY1305_IFMA_MIN
+#define NAT_POLY1305_IFMA_MIN 16
+#endif
 #endif
 
 #if defined(__wasm_simd128__)

@@ -1,11 +1,17 @@
 /* X25519: the functions of x25519.h, and the choice of what runs libsodium's
  * crypto_scalarmult_curve25519 (through the --wrap of x25519_wrap.c), made once when the library
  * is loaded (before any thread can call in):
- *   x86-64 with AVX                              libsodium's own ("libsodium": its sandy2x
- *                                                ladder, 77k TSC cycles on Zen 4, ties our MULX
- *                                                ladder, 78k, and beats our portable one, 97k:
- *                                                no margin to switch for, on a CPU we measured)
- *   x86-64 without AVX, with BMI2 and ADX        radix 2^64 with MULX/ADX ("mulx"; libsodium
+ *   x86-64 with BMI2 and ADX                     radix 2^64 with MULX/ADX ("mulx"). Main API
+ *                                                (bench/x25519-bars.js), per-round ratios: on
+ *                                                Intel Xeon family 6 model 207 (Emerald Rapids)
+ *                                                1.16x libsodium's sandy2x AVX ladder; on AMD
+ *                                                Zen 4 (family 25 model 17) 0.99x (77.6k against
+ *                                                76.9k TSC cycles in C): a tie there, a sixth
+ *                                                faster here, so ours wherever the CPU has them
+ *   x86-64 with AVX, without BMI2 or ADX         libsodium's own ("libsodium": its sandy2x
+ *                                                ladder; our portable one, 97k cycles on Zen 4,
+ *                                                is slower than it)
+ *   x86-64 with neither                          radix 2^51, portable C ("portable"; libsodium
  *                                                would run its ref10 there)
  *   everything else (arm64 ...)                  radix 2^51, portable C ("portable"; libsodium:
  *                                                ref10's 32-bit products)
@@ -126,8 +132,11 @@ __attribute__((constructor)) static void nat_x25519_dispatch(void) {
   int libsodium_faster = 0;
 
 #ifdef NAT_X25519_MULX
-  if (nat_x25519_cpu_has_mulx()) best = &nat_x25519_mulx;
-  libsodium_faster = nat_x25519_cpu_has_avx();
+  if (nat_x25519_cpu_has_mulx()) {
+    best = &nat_x25519_mulx;
+  } else {
+    libsodium_faster = nat_x25519_cpu_has_avx();
+  }
 #endif
   const int forced_ours = force != NULL && (strcmp(force, "portable") == 0 || strcmp(force, "mulx") == 0);
   const int simd_off = off != NULL && off[0] != '\0' && strcmp(off, "0") != 0;
