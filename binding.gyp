@@ -84,7 +84,8 @@
           "ldflags": ["-Wl,--exclude-libs,ALL", "-Wl,--gc-sections",
                       "-Wl,--wrap=escrypt_kdf_sse", "-Wl,--wrap=escrypt_kdf_nosse",
                       "-Wl,--wrap=crypto_scalarmult_curve25519",
-                      "-Wl,--wrap=ge25519_scalarmult_base", "-Wl,--wrap=ge25519_p3_tobytes"]
+                      "-Wl,--wrap=ge25519_scalarmult_base", "-Wl,--wrap=ge25519_p3_tobytes",
+                      "-Wl,--wrap=crypto_scalarmult_curve25519_base"]
         }],
         ["OS=='mac'", {
           "libraries": ["<(module_root_dir)/<(libsodium_dir)/lib/libsodium.a"],

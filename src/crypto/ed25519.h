@@ -1,9 +1,12 @@
 /* Ed25519's fixed-base scalar multiplication in our own C, for libsodium 1.0.22's callers.
  * libsodium computes a B (B the base point) in one function, ge25519_scalarmult_base
  * (crypto_core/ed25519/ref10), for crypto_sign_keypair / _seed_keypair, crypto_sign /
- * _detached (the nonce's R), crypto_scalarmult_ed25519_base(_noclamp) and
- * crypto_scalarmult_ristretto255_base, and encodes the point with ge25519_p3_tobytes. In the
- * addon on Linux the linker's --wrap (binding.gyp) sends those two to __wrap_ here
+ * _detached (the nonce's R), crypto_scalarmult_ed25519_base(_noclamp),
+ * crypto_scalarmult_ristretto255_base and crypto_scalarmult_curve25519_base (so
+ * crypto_scalarmult_base, crypto_box_keypair, crypto_kx_keypair), and encodes the point with
+ * ge25519_p3_tobytes. In the addon on Linux the linker's --wrap (binding.gyp) sends those two,
+ * and crypto_scalarmult_curve25519_base (whose Montgomery u we take from our Edwards point
+ * directly, in radix 2^64), to __wrap_ here
  * (ed25519_mulx.c), which run ours on x86-64 with BMI2 and ADX: the same signed radix-16
  * recoding and the same sum of table entries as libsodium (so the same point, for any 32
  * bytes, a[31] > 127 included), on the radix-2^64 MULX/ADX field (fe25519_64.h), with a table
@@ -34,9 +37,13 @@ const char *nat_ed25519_impl(void);
 void nat_ed25519_scalarmult_base_mulx(nat_ge25519_p3_51 *h, const unsigned char a[32]);
 /* libsodium's ge25519_p3_tobytes: y / Z canonical, bit 255 the parity of x / Z; limbs < 2^64. */
 void nat_ed25519_p3_tobytes_mulx(unsigned char s[32], const nat_ge25519_p3_51 *h);
+/* libsodium's crypto_scalarmult_curve25519_base (its ref10 one, which every x86-64 build runs):
+ * the Montgomery u of clamp(n) B from the Edwards point, canonical. */
+void nat_x25519_base_mulx(unsigned char q[32], const unsigned char n[32]);
 #endif
 
 void __wrap_ge25519_scalarmult_base(nat_ge25519_p3_51 *h, const unsigned char *a);
 void __wrap_ge25519_p3_tobytes(unsigned char *s, const nat_ge25519_p3_51 *h);
+int __wrap_crypto_scalarmult_curve25519_base(unsigned char *q, const unsigned char *n);
 
 #endif

@@ -130,7 +130,8 @@ static void nat_fe64_from51(nat_fe64 *r, const uint64_t h[5]) {
   r->v[0] = v0; r->v[1] = v1; r->v[2] = v2; r->v[3] = v3;
 }
 
-void nat_ed25519_scalarmult_base_mulx(nat_ge25519_p3_51 *h, const unsigned char a[32]) {
+/* p = a B, in our coordinates */
+static void nat_ge64_scalarmult_base(nat_ge64_p3 *p_out, const unsigned char a[32]) {
   signed char e[64];
   signed char carry = 0;
   nat_ge64_p3 p;
@@ -172,15 +173,41 @@ void nat_ed25519_scalarmult_base_mulx(nat_ge25519_p3_51 *h, const unsigned char 
     nat_ge64_madd(&r, &p, &t);
     nat_ge64_p1p1_to_p3(&p, &r);
   }
-  nat_fe64_to51(h->X, &p.X);
-  nat_fe64_to51(h->Y, &p.Y);
-  nat_fe64_to51(h->Z, &p.Z);
-  nat_fe64_to51(h->T, &p.T);
+  *p_out = p;
   volatile signed char *v = e;
   for (int i = 0; i < 64; i++) v[i] = 0;
 }
 
-void nat_ed25519_p3_tobytes_mulx(unsigned char s[32], const nat_ge25519_p3_51 *h) {
+__attribute__((noinline)) void nat_ed25519_scalarmult_base_mulx(nat_ge25519_p3_51 *h, const unsigned char a[32]) {
+  nat_ge64_p3 p;
+  nat_ge64_scalarmult_base(&p, a);
+  nat_fe64_to51(h->X, &p.X);
+  nat_fe64_to51(h->Y, &p.Y);
+  nat_fe64_to51(h->Z, &p.Z);
+  nat_fe64_to51(h->T, &p.T);
+}
+
+/* libsodium's crypto_scalarmult_curve25519_ref10_base: n clamped, A = n B on the Edwards curve,
+ * u = (Z + Y) / (Z - Y) (0 if Z = Y, as its inversion of 0 gives 0; a clamped n never gets
+ * there), canonical. */
+__attribute__((noinline)) void nat_x25519_base_mulx(unsigned char q[32], const unsigned char n[32]) {
+  unsigned char t[32];
+  nat_ge64_p3 p;
+  nat_fe64 num, den;
+  memcpy(t, n, 32);
+  t[0] &= 248;
+  t[31] &= 127;
+  t[31] |= 64;
+  nat_ge64_scalarmult_base(&p, t);
+  nat_fe64_addsub(&num, &den, &p.Z, &p.Y);
+  nat_fe64_invert(&den, &den);
+  nat_fe64_mul(&num, &num, &den);
+  nat_fe64_tobytes(q, &num);
+  volatile unsigned char *v = t;
+  for (int i = 0; i < 32; i++) v[i] = 0;
+}
+
+__attribute__((noinline)) void nat_ed25519_p3_tobytes_mulx(unsigned char s[32], const nat_ge25519_p3_51 *h) {
   nat_fe64 x, y, z;
   unsigned char xs[32];
   nat_fe64_from51(&x, h->X);
@@ -227,6 +254,18 @@ void __wrap_ge25519_scalarmult_base(nat_ge25519_p3_51 *h, const unsigned char *a
   }
 #endif
   __real_ge25519_scalarmult_base(h, a);
+}
+
+int __real_crypto_scalarmult_curve25519_base(unsigned char *q, const unsigned char *n);
+
+int __wrap_crypto_scalarmult_curve25519_base(unsigned char *q, const unsigned char *n) {
+#ifdef NAT_ED25519_MULX
+  if (nat_ed25519_use_mulx) {
+    nat_x25519_base_mulx(q, n);
+    return 0;
+  }
+#endif
+  return __real_crypto_scalarmult_curve25519_base(q, n);
 }
 
 void __wrap_ge25519_p3_tobytes(unsigned char *s, const nat_ge25519_p3_51 *h) {

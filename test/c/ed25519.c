@@ -6,7 +6,8 @@
  *     7 set, all 0xff, 2^255 - 19 ...): the encodings (libsodium's ge25519_p3_tobytes of both
  *     points) are equal, our limbs are reduced (< 2^51, the value < p) and X Y = Z T holds;
  *   - our ge25519_p3_tobytes against libsodium's on libsodium's points, also with every limb
- *     raised by a multiple of p (unreduced input);
+ *     raised by a multiple of p (unreduced input); our crypto_scalarmult_curve25519_base
+ *     against libsodium's on the same scalars;
  *   - crypto_sign_seed_keypair, crypto_sign_detached, crypto_scalarmult_ed25519_base(_noclamp),
  *     crypto_scalarmult_ristretto255_base and crypto_scalarmult_curve25519_base with ours
  *     switched on and off: the same bytes; RFC 8032 section 7.1's first two vectors;
@@ -16,7 +17,8 @@
  * under sanitizers, 200 under valgrind); the crypto_sign rounds are a tenth of it.
  *
  * cc-sources: src/crypto/ed25519_mulx.c src/crypto/sha2.c
- * cc-flags: -DNAT_ED25519_WRAP -Wl,--wrap=ge25519_scalarmult_base -Wl,--wrap=ge25519_p3_tobytes */
+ * cc-flags: -DNAT_ED25519_WRAP -Wl,--wrap=ge25519_scalarmult_base -Wl,--wrap=ge25519_p3_tobytes
+ * cc-flags: -Wl,--wrap=crypto_scalarmult_curve25519_base */
 #include <sodium.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +33,7 @@
 #if defined(NAT_ED25519_MULX) && defined(NAT_ED25519_WRAP)
 void __real_ge25519_scalarmult_base(nat_ge25519_p3_51 *h, const unsigned char *a);
 void __real_ge25519_p3_tobytes(unsigned char *s, const nat_ge25519_p3_51 *h);
+int __real_crypto_scalarmult_curve25519_base(unsigned char *q, const unsigned char *n);
 
 static void unhex(unsigned char *out, const char *hex) {
   for (size_t i = 0; hex[2 * i] != '\0'; i++) {
@@ -107,6 +110,14 @@ static void one_scalar(const unsigned char a[32]) {
   }
   nat_ed25519_p3_tobytes_mulx(sn, &up);
   CHECK(memcmp(sn, st, 32) == 0, "p3_tobytes differs on unreduced limbs (8p times %llu)", (unsigned long long) m);
+  /* X25519's base: the u of clamp(a) B */
+  unsigned char uo[32], ut[32];
+  SECRET(k, 32);
+  nat_x25519_base_mulx(uo, k);
+  PUBLIC(k, 32);
+  PUBLIC(uo, 32);
+  CHECK(__real_crypto_scalarmult_curve25519_base(ut, a) == 0, "libsodium's X25519 base failed");
+  CHECK(memcmp(uo, ut, 32) == 0, "X25519 base differs for a[0] %02x a[31] %02x", a[0], a[31]);
 }
 
 static void set_bytes(unsigned char a[32], const char *hex) {
