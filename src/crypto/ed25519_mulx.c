@@ -20,6 +20,8 @@ const char *nat_ed25519_impl(void) {
 }
 
 #ifdef NAT_ED25519_MULX
+#include <emmintrin.h>
+
 #include "ed25519_base_table.h"
 #include "fe25519_64.h"
 
@@ -67,32 +69,40 @@ static void nat_ge64_madd(nat_ge64_p1p1 *r, const nat_ge64_p3 *p, const nat_ge64
   nat_fe64_addsub(&r->Z, &r->T, &d, &c);
 }
 
-/* t = e B^(16^(2 row)) for e in [-8, 16]: entry |e| of the row read by masks over all eight
+/* t = e 256^row B for e in [-8, 16]: entry |e| of the row read by masks over all eight
  * (the identity (1, 1, 0) when |e| is 0 or above 8), then negated when e < 0 (y + x and y - x
- * swapped, 2dxy negated). */
+ * swapped, 2dxy negated). The masks and ors run on SSE2 (every x86-64): each entry is six
+ * 16-byte loads, a third of the scalar code's instructions. */
 static void nat_ge64_select(nat_ge64_precomp *t, int row, signed char e) {
   const uint64_t neg = (uint64_t) (unsigned char) e >> 7;
   const uint64_t babs = (uint64_t) (unsigned char) (e - (signed char) ((-(signed char) neg & e) * 2));
-  uint64_t acc[12];
+  __m128i acc[6];
   uint64_t none = 1; /* cleared when an entry matches: then (1, 1, 0) is not added */
-  for (int k = 0; k < 12; k++) acc[k] = 0;
+  for (int k = 0; k < 6; k++) acc[k] = _mm_setzero_si128();
   for (int j = 0; j < 8; j++) {
     uint64_t m = 0 - ((((babs ^ (uint64_t) (j + 1)) - 1) >> 63) & 1); /* babs < 2^8 */
     __asm__("" : "+r"(m));
     none &= ~m;
-    const uint64_t *src = &nat_ed25519_base_table[row][j][0][0];
-    for (int k = 0; k < 12; k++) acc[k] |= m & src[k];
+    const __m128i mv = _mm_set1_epi64x((long long) m);
+    const __m128i *src = (const __m128i *) &nat_ed25519_base_table[row][j][0][0];
+    for (int k = 0; k < 6; k++) acc[k] = _mm_or_si128(acc[k], _mm_and_si128(mv, _mm_load_si128(src + k)));
   }
-  acc[0] |= none;
-  acc[4] |= none;
-  memcpy(t->yplusx.v, acc, 32);
-  memcpy(t->yminusx.v, acc + 4, 32);
-  memcpy(t->xy2d.v, acc + 8, 32);
+  acc[0] = _mm_or_si128(acc[0], _mm_set_epi64x(0, (long long) none));
+  acc[2] = _mm_or_si128(acc[2], _mm_set_epi64x(0, (long long) none));
+  /* negation: y + x and y - x swapped, 2dxy replaced by 0 - 2dxy */
+  const __m128i nv = _mm_set1_epi64x((long long) (0 - neg));
+  for (int k = 0; k < 2; k++) {
+    const __m128i x = _mm_and_si128(nv, _mm_xor_si128(acc[k], acc[k + 2]));
+    acc[k] = _mm_xor_si128(acc[k], x);
+    acc[k + 2] = _mm_xor_si128(acc[k + 2], x);
+  }
+  memcpy(t->yplusx.v, &acc[0], 32);
+  memcpy(t->yminusx.v, &acc[2], 32);
+  memcpy(t->xy2d.v, &acc[4], 32);
   nat_fe64 minus;
   nat_fe64 z;
   nat_fe64_0(&z);
   nat_fe64_sub(&minus, &z, &t->xy2d);
-  nat_fe64_cswap(&t->yplusx, &t->yminusx, neg);
   nat_fe64_cswap(&t->xy2d, &minus, neg);
 }
 
