@@ -40,6 +40,8 @@ void nat_ed25519_p3_tobytes_mulx(unsigned char s[32], const nat_ge25519_p3_51 *h
 /* libsodium's crypto_scalarmult_curve25519_base (its ref10 one, which every x86-64 build runs):
  * the Montgomery u of clamp(n) B from the Edwards point, canonical. */
 void nat_x25519_base_mulx(unsigned char q[32], const unsigned char n[32]);
+/* out = 1 / in mod p (0 for 0), both < 2^256 in four 64-bit limbs (out not canonical). */
+void nat_ed25519_invert(uint64_t out[4], const uint64_t in[4]);
 #endif
 
 void __wrap_ge25519_scalarmult_base(nat_ge25519_p3_51 *h, const unsigned char *a);

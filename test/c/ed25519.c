@@ -8,6 +8,9 @@
  *   - our ge25519_p3_tobytes against libsodium's on libsodium's points, also with every limb
  *     raised by a multiple of p (unreduced input); our crypto_scalarmult_curve25519_base
  *     against libsodium's on the same scalars;
+ *   - the safegcd inversion (nat_ed25519_invert) against fe25519_64.h's power chain on random
+ *     values and the edges (0, 1, p - 1, p, p + 1, 2p, 2^255 - 1, 2^256 - 1, every single bit and
+ *     its complement);
  *   - crypto_sign_seed_keypair, crypto_sign_detached, crypto_scalarmult_ed25519_base(_noclamp),
  *     crypto_scalarmult_ristretto255_base and crypto_scalarmult_curve25519_base with ours
  *     switched on and off: the same bytes; RFC 8032 section 7.1's first two vectors;
@@ -120,6 +123,24 @@ static void one_scalar(const unsigned char a[32]) {
   CHECK(memcmp(uo, ut, 32) == 0, "X25519 base differs for a[0] %02x a[31] %02x", a[0], a[31]);
 }
 
+/* the safegcd inversion against the power chain of fe25519_64.h */
+static void one_inverse(const uint64_t in[4]) {
+  nat_fe64 a, want, got;
+  unsigned char w[32], g[32];
+  uint64_t k[4];
+  memcpy(a.v, in, 32);
+  memcpy(k, in, 32);
+  SECRET(k, 32);
+  nat_ed25519_invert(got.v, k);
+  PUBLIC(k, 32);
+  PUBLIC(got.v, 32);
+  nat_fe64_invert(&want, &a);
+  nat_fe64_tobytes(w, &want);
+  nat_fe64_tobytes(g, &got);
+  CHECK(memcmp(w, g, 32) == 0, "1/a differs for a = %016llx %016llx %016llx %016llx", (unsigned long long) in[3],
+        (unsigned long long) in[2], (unsigned long long) in[1], (unsigned long long) in[0]);
+}
+
 static void set_bytes(unsigned char a[32], const char *hex) {
   memset(a, 0, 32);
   unhex(a, hex);
@@ -185,6 +206,32 @@ int main(void) {
     crypto_sign_detached(sig, NULL, msg, strlen(rfc[v][2]) / 2, sk);
     CHECK(memcmp(pk, want_pk, 32) == 0, "RFC 8032 TEST %d public key", v + 1);
     CHECK(memcmp(sig, want_sig, 64) == 0, "RFC 8032 TEST %d signature", v + 1);
+  }
+
+  static const uint64_t inv_edges[][4] = {
+    { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, { 2, 0, 0, 0 }, { 19, 0, 0, 0 },
+    { UINT64_C(0xffffffffffffffec), ~UINT64_C(0), ~UINT64_C(0), UINT64_C(0x7fffffffffffffff) }, /* p - 1 */
+    { UINT64_C(0xffffffffffffffed), ~UINT64_C(0), ~UINT64_C(0), UINT64_C(0x7fffffffffffffff) }, /* p */
+    { UINT64_C(0xffffffffffffffee), ~UINT64_C(0), ~UINT64_C(0), UINT64_C(0x7fffffffffffffff) }, /* p + 1 */
+    { ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0), UINT64_C(0x7fffffffffffffff) },                 /* 2^255 - 1 */
+    { 0, 0, 0, UINT64_C(0x8000000000000000) },                                                  /* 2^255 */
+    { UINT64_C(0xffffffffffffffda), ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0) },                 /* 2p */
+    { ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0) },                                 /* 2^256 - 1 */
+    { 0, 0, 0, UINT64_C(0x4000000000000000) }, { 0, 0, 1, 0 }, { 0, 1, 0, 0 },
+  };
+  for (size_t i = 0; i < sizeof inv_edges / sizeof inv_edges[0]; i++) one_inverse(inv_edges[i]);
+  for (int bit = 0; bit < 256; bit++) {
+    uint64_t x[4] = { 0, 0, 0, 0 };
+    x[bit >> 6] = UINT64_C(1) << (bit & 63);
+    one_inverse(x);
+    for (int j = 0; j < 4; j++) x[j] = ~x[j];
+    one_inverse(x);
+  }
+  for (long i = 0; i < trials; i++) {
+    uint64_t x[4] = { next64(), next64(), next64(), next64() };
+    if (i % 3 == 1) x[0] &= 0xff, x[1] = x[2] = 0, x[3] = 0; /* small */
+    if (i % 3 == 2) x[1] = x[2] = ~UINT64_C(0), x[3] |= UINT64_C(0x7fffffffffffffff); /* near p, 2p, 2^256 */
+    one_inverse(x);
   }
 
   static const char *edges[] = {
