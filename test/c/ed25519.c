@@ -178,7 +178,19 @@ int main(void) {
   const int have = nat_ed25519_use_mulx; /* what the constructor found */
   unsigned int cpu_b = 0, a_, c_, d_;
   __asm__("cpuid" : "=a"(a_), "=b"(cpu_b), "=c"(c_), "=d"(d_) : "a"(7), "c"(0));
-  if (!((cpu_b >> 8 & 1) && (cpu_b >> 19 & 1))) {
+  int mulx = (cpu_b >> 8 & 1) && (cpu_b >> 19 & 1);
+  if (UNDER_VALGRIND) { /* its CPUID hides ADX, yet it runs MULX/ADCX/ADOX: ask the host's flags */
+    FILE *info = fopen("/proc/cpuinfo", "r");
+    char line[4096];
+    while (info != NULL && fgets(line, sizeof line, info) != NULL) {
+      if (strncmp(line, "flags", 5) == 0) {
+        mulx = strstr(line, " bmi2") != NULL && strstr(line, " adx") != NULL;
+        break;
+      }
+    }
+    if (info != NULL) fclose(info);
+  }
+  if (!mulx) {
     printf("ed25519: no BMI2/ADX on this CPU, nothing to test\n");
     return 0;
   }
