@@ -49,6 +49,7 @@
         "src/crypto/x25519_portable.c",
         "src/crypto/x25519_mulx.c",
         "src/crypto/x25519_wrap.c",
+        "src/crypto/ed25519_mulx.c",
         "src/crypto/blake2b.c",
         "src/crypto/blake2b_dispatch.c",
         "src/crypto/blake2b_portable.c",
@@ -77,11 +78,14 @@
           "sources": ["src/compat/glibc_fstat.c"],
           "libraries": ["<(module_root_dir)/<(libsodium_dir)/lib/libsodium.a"],
           # --wrap: libsodium's scrypt runs our core (src/crypto/scrypt.h), its X25519 ours where
-          # ours is faster (src/crypto/x25519.h)
-          "defines": ["NAT_X25519_WRAP"],
+          # ours is faster (src/crypto/x25519.h), its Ed25519 fixed-base a B and point encoding ours
+          # with MULX/ADX (src/crypto/ed25519.h)
+          "defines": ["NAT_X25519_WRAP", "NAT_ED25519_WRAP"],
           "ldflags": ["-Wl,--exclude-libs,ALL", "-Wl,--gc-sections",
                       "-Wl,--wrap=escrypt_kdf_sse", "-Wl,--wrap=escrypt_kdf_nosse",
-                      "-Wl,--wrap=crypto_scalarmult_curve25519"]
+                      "-Wl,--wrap=crypto_scalarmult_curve25519",
+                      "-Wl,--wrap=ge25519_scalarmult_base", "-Wl,--wrap=ge25519_p3_tobytes",
+                      "-Wl,--wrap=crypto_scalarmult_curve25519_base"]
         }],
         ["OS=='mac'", {
           "libraries": ["<(module_root_dir)/<(libsodium_dir)/lib/libsodium.a"],

@@ -1,10 +1,10 @@
-/* The linker's --wrap=crypto_scalarmult_curve25519 and --wrap=crypto_scalarmult_curve25519_base
- * (binding.gyp on Linux) turn every call of those two in the link, libsodium's
- * own crypto_scalarmult, crypto_box_*keypair, crypto_box_beforenm, crypto_kx_* included, into
- * calls of these; __real_ names libsodium's code. Linkers without --wrap (ld64, MSVC) keep
+/* The linker's --wrap=crypto_scalarmult_curve25519 (binding.gyp on Linux) turns every call of
+ * it in the link, libsodium's own crypto_scalarmult, crypto_box_beforenm, crypto_kx_* included,
+ * into calls of this; __real_ names libsodium's code. Linkers without --wrap (ld64, MSVC) keep
  * libsodium's X25519 (same bytes), and so does the wasm build (see x25519_dispatch.c): this file
- * is empty there (NAT_X25519_WRAP unset). _base stays libsodium's everywhere: its Edwards
- * fixed-base table (44k cycles on Zen 4) is twice as fast as a ladder from u = 9. */
+ * is empty there (NAT_X25519_WRAP unset). crypto_scalarmult_curve25519_base is not a ladder:
+ * it is wrapped by ed25519_mulx.c (an Edwards fixed-base table, ed25519.h), since a table beats
+ * a ladder from u = 9 by about twice. */
 #include "x25519.h"
 #include "x25519_impl.h"
 

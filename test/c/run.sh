@@ -8,7 +8,8 @@
 # test/c/unpack.c reads lib/natrium.wasm and lib/natrium.wasm.lzma (npm run build:wasm first).
 # A harness names in its opening comment the sources it is linked with ("cc-sources: ...", else
 # it includes what it tests) and the environments it is run in, one run each ("run-env:
-# VAR=value ...", e.g. every implementation a dispatcher can be forced to).
+# VAR=value ...", e.g. every implementation a dispatcher can be forced to), and any flags of its
+# x86-64 builds ("cc-flags: ...", e.g. the addon's -Wl,--wrap=... so that __real_ is libsodium's).
 # With a libsodium built for arm64 or wasm32 (deps/build.sh arm64|wasm32 leaves one under
 # ~/.cache/natrium/), the harnesses also run there, under qemu-aarch64 and Node's WASI:
 #   ARM64_SODIUM=<dir with lib/libsodium.a> WASM32_SODIUM=<dir> bash test/c/run.sh
@@ -33,21 +34,22 @@ for src in "${harnesses[@]}"; do
   marked() { sed -n "s/^ \\* $1: //p" "$src" | sed 's|\*/||' | tr '\n' ' '; }
   read -r -a extra_src <<<"$(marked cc-sources)"
   read -r -a envs <<<"$(marked run-env)"
+  read -r -a ccflags <<<"$(marked cc-flags)"
   srcs=("$src" ${extra_src[@]+"${extra_src[@]}"})
   for variant in simd portable; do
     extra=()
     [ "$variant" = portable ] && extra=(-DNAT_CHACHA20POLY1305_PORTABLE)
     echo "== $name ($variant, gcc -O3)"
-    gcc -O3 "${flags[@]}" "${extra[@]}" "${srcs[@]}" "$sodium/lib/libsodium.a" -o "$out/$name-$variant"
+    gcc -O3 "${flags[@]}" "${extra[@]}" ${ccflags[@]+"${ccflags[@]}"} "${srcs[@]}" "$sodium/lib/libsodium.a" -o "$out/$name-$variant"
     run "$out/$name-$variant"
     echo "== $name ($variant, clang -fsanitize=address,undefined)"
     clang -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
-      "${flags[@]}" "${extra[@]}" "${srcs[@]}" "$sodium/lib/libsodium.a" -o "$out/$name-$variant-san"
+      "${flags[@]}" "${extra[@]}" ${ccflags[@]+"${ccflags[@]}"} "${srcs[@]}" "$sodium/lib/libsodium.a" -o "$out/$name-$variant-san"
     run "$out/$name-$variant-san"
   done
   if [ -z "${NO_VALGRIND:-}" ]; then
     echo "== $name (simd, valgrind)"
-    gcc -O2 -g "${flags[@]}" "${srcs[@]}" "$sodium/lib/libsodium.a" -o "$out/$name-vg"
+    gcc -O2 -g "${flags[@]}" ${ccflags[@]+"${ccflags[@]}"} "${srcs[@]}" "$sodium/lib/libsodium.a" -o "$out/$name-vg"
     run "$out/$name-vg" valgrind -q --error-exitcode=1
   fi
   if [ -n "${ARM64_SODIUM:-}" ]; then
