@@ -17,7 +17,7 @@ const path = require('path')
 const SodiumNative = require('sodium-native')
 const wrappers = require('libsodium-wrappers-sumo')
 const { spawnSync } = require('child_process')
-const { backends, toHex, random, gdbEntered, rerunNative } = require('./helpers')
+const { backends, toHex, random, gdbEntered, rerunNative, cpuFlags } = require('./helpers')
 const { load } = require('../lib/loader')
 const sodiumNative = require('../lib/surfaces/sodium-native')
 
@@ -381,12 +381,6 @@ if (wasmBackend && !CHILD) for (const { P, NPUB } of CONSTRUCTIONS) {
 
 // Natively: the whole file once per ChaCha20 kernel, forced, in a child process.
 const nativeBackend = backends.find((b) => b.name === 'native')
-const cpuFlags = () => {
-  try {
-    const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('flags'))
-    return new Set(line.split(':')[1].trim().split(/\s+/))
-  } catch { return new Set() }
-}
 
 describe('aead-fast: every ChaCha20 kernel (NATRIUM_CHACHA20)', function () {
   before(function () {

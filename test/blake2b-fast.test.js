@@ -17,7 +17,7 @@ const wrappers = require('libsodium-wrappers-sumo')
 const fs = require('fs')
 const path = require('path')
 const { spawnSync } = require('child_process')
-const { backends, toHex, random, gdbEntered, rerunNative } = require('./helpers')
+const { backends, toHex, random, gdbEntered, rerunNative, cpuFlags } = require('./helpers')
 
 const CHILD = process.env.NATRIUM_BLAKE2B_CHILD === '1'
 
@@ -265,12 +265,6 @@ describe('blake2b-fast: the wasm build\'s timed choice', function () {
 // Natively: the whole file once per compression function, and gdb's view of which one runs.
 const native = backends.find((b) => b.name === 'native')
 const addon = path.join(__dirname, '..', 'build', 'Release', 'natrium.node')
-const cpuFlags = () => {
-  try {
-    const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('flags'))
-    return new Set(line.split(':')[1].trim().split(/\s+/))
-  } catch { return new Set() }
-}
 
 describe('blake2b-fast dispatch', function () {
   before(function () {

@@ -18,7 +18,7 @@ const path = require('path')
 const { spawnSync } = require('child_process')
 const SodiumNative = require('sodium-native')
 const lsw = require('libsodium-wrappers-sumo')
-const { backends, hex, toHex, random, gdbEntered, rerunNative, spawnNode } = require('./helpers')
+const { backends, hex, toHex, random, gdbEntered, rerunNative, spawnNode, cpuFlags } = require('./helpers')
 
 const CHILD = process.env.NATRIUM_ED25519_CHILD === '1'
 const PKCS8 = hex('302e020100300506032b657004220420')
@@ -105,12 +105,6 @@ for (const { name: backend, sodium } of backends) {
 
 const native = backends.find((b) => b.name === 'native')
 const addon = path.join(__dirname, '..', 'build', 'Release', 'natrium.node')
-const cpuFlags = () => {
-  try {
-    const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('flags'))
-    return new Set(line.split(':')[1].trim().split(/\s+/))
-  } catch { return new Set() }
-}
 const hasMulx = () => cpuFlags().has('bmi2') && cpuFlags().has('adx')
 
 describe('ed25519 fixed-base table', () => {

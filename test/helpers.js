@@ -125,4 +125,12 @@ function rerunNative (files, env) {
   assert.doesNotMatch(r.stdout, /failing/)
 }
 
-module.exports = { byName, backends, hex, toHex, random, wycheproof, vectors, emulator, spawnNode, execNode, gdbEntered, rerunNative }
+// The CPU's feature flags (Linux /proc/cpuinfo; empty elsewhere), for tests of kernels a CPU may lack.
+const cpuFlags = () => {
+  try {
+    const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('flags'))
+    return new Set(line.split(':')[1].trim().split(/\s+/))
+  } catch { return new Set() }
+}
+
+module.exports = { cpuFlags, byName, backends, hex, toHex, random, wycheproof, vectors, emulator, spawnNode, execNode, gdbEntered, rerunNative }

@@ -14,7 +14,7 @@ const fs = require('fs')
 const path = require('path')
 const { spawnSync } = require('child_process')
 const Wrappers = require('libsodium-wrappers-sumo')
-const { backends, hex, toHex, random, wycheproof, vectors, byName, gdbEntered, rerunNative } = require('./helpers')
+const { backends, hex, toHex, random, wycheproof, vectors, byName, gdbEntered, rerunNative, cpuFlags } = require('./helpers')
 
 const CHILD = process.env.NATRIUM_KEM_CHILD === '1'
 
@@ -324,12 +324,6 @@ for (const { name: backend, sodium: surface } of backends) {
 // Natively: the whole file once per implementation, and gdb's view of which one runs.
 const native = backends.find((b) => b.name === 'native')
 const addon = path.join(__dirname, '..', 'build', 'Release', 'natrium.node')
-const cpuFlags = () => {
-  try {
-    const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('flags'))
-    return new Set(line.split(':')[1].trim().split(/\s+/))
-  } catch { return new Set() }
-}
 
 describe('kem dispatch', function () {
   before(function () {

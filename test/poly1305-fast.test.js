@@ -18,7 +18,7 @@ const path = require('path')
 const { spawnSync } = require('child_process')
 const SodiumNative = require('sodium-native')
 const wrappers = require('libsodium-wrappers-sumo')
-const { backends, hex, toHex, random, vectors, gdbEntered, rerunNative } = require('./helpers')
+const { backends, hex, toHex, random, vectors, gdbEntered, rerunNative, cpuFlags } = require('./helpers')
 
 const CHILD = process.env.NATRIUM_POLY1305_CHILD === '1'
 
@@ -176,12 +176,6 @@ for (const { name: backend, sodium } of backends) {
 // Natively: the whole file once per implementation, and gdb's view of which one runs.
 const native = backends.find((b) => b.name === 'native')
 const addon = path.join(__dirname, '..', 'build', 'Release', 'natrium.node')
-const cpuFlags = () => {
-  try {
-    const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('flags'))
-    return new Set(line.split(':')[1].trim().split(/\s+/))
-  } catch { return new Set() }
-}
 const x64 = process.platform === 'linux' && process.arch === 'x64'
 const hasIfma = () => ['avx512f', 'avx512ifma', 'avx512vl'].every((f) => cpuFlags().has(f))
 

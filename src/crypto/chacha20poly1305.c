@@ -29,6 +29,8 @@
 #if defined(__wasm_simd128__) && !defined(NAT_CHACHA20POLY1305_PORTABLE)
 #define NAT_CHACHA_SIMD128 1
 #include <wasm_simd128.h>
+
+#include "simd128_words.h"
 #endif
 
 /* Poly1305 on two 64-bit words where the CPU multiplies 64 x 64 -> 128 bits. wasm32 has no such
@@ -88,7 +90,6 @@ static uint64_t load64_le(const unsigned char *p) {
 #define W_BYTES(x, ...) wasm_i8x16_shuffle(x, x, __VA_ARGS__)
 #define W_ROT16(x) W_BYTES(x, ROT16_BYTES)
 #define W_ROT8(x) W_BYTES(x, ROT8_BYTES)
-#define W_ROTL(x, n) wasm_v128_or(wasm_i32x4_shl(x, n), wasm_u32x4_shr(x, 32 - (n)))
 #define W_SHUFFLE(x, imm) \
   wasm_i32x4_shuffle(x, x, (imm) & 3, ((imm) >> 2) & 3, ((imm) >> 4) & 3, ((imm) >> 6) & 3)
 #define W_ROUND(a, b, c, d) \
@@ -159,21 +160,6 @@ static void chacha20_x4_init(v128_t s[16], const uint32_t st[16]) {
   s[12] = wasm_i32x4_add(s[12], wasm_i32x4_make(0, 1, 2, 3));
 }
 
-/* Words 4g..4g+3 of the four blocks, transposed (block j's bytes 16g..16g+15 are lane j), XORed
- * into out from in. */
-#define W_XOR_GROUP(g, x0, x1, x2, x3)                                                       \
-  do {                                                                                       \
-    const v128_t lo01 = wasm_i32x4_shuffle(x0, x1, 0, 4, 1, 5),                              \
-                 hi01 = wasm_i32x4_shuffle(x0, x1, 2, 6, 3, 7),                              \
-                 lo23 = wasm_i32x4_shuffle(x2, x3, 0, 4, 1, 5),                              \
-                 hi23 = wasm_i32x4_shuffle(x2, x3, 2, 6, 3, 7);                              \
-    W_XOR16(16 * (g), wasm_i64x2_shuffle(lo01, lo23, 0, 2));                                 \
-    W_XOR16(64 + 16 * (g), wasm_i64x2_shuffle(lo01, lo23, 1, 3));                            \
-    W_XOR16(128 + 16 * (g), wasm_i64x2_shuffle(hi01, hi23, 0, 2));                           \
-    W_XOR16(192 + 16 * (g), wasm_i64x2_shuffle(hi01, hi23, 1, 3));                           \
-  } while (0)
-#define W_XOR16(at, v) wasm_v128_store(out + (at), wasm_v128_xor(v, wasm_v128_load(in + (at))))
-
 /* out = in ^ the next four blocks (256 bytes; out == in allowed) */
 static void chacha20_x4_xor(unsigned char *out, const unsigned char *in, v128_t s[16]) {
   v128_t x0 = s[0], x1 = s[1], x2 = s[2], x3 = s[3], x4 = s[4], x5 = s[5], x6 = s[6], x7 = s[7],
@@ -189,14 +175,7 @@ static void chacha20_x4_xor(unsigned char *out, const unsigned char *in, v128_t 
     W_QUARTERROUND(x2, x7, x8, x13);
     W_QUARTERROUND(x3, x4, x9, x14);
   }
-  W_XOR_GROUP(0, wasm_i32x4_add(x0, s[0]), wasm_i32x4_add(x1, s[1]), wasm_i32x4_add(x2, s[2]),
-              wasm_i32x4_add(x3, s[3]));
-  W_XOR_GROUP(1, wasm_i32x4_add(x4, s[4]), wasm_i32x4_add(x5, s[5]), wasm_i32x4_add(x6, s[6]),
-              wasm_i32x4_add(x7, s[7]));
-  W_XOR_GROUP(2, wasm_i32x4_add(x8, s[8]), wasm_i32x4_add(x9, s[9]), wasm_i32x4_add(x10, s[10]),
-              wasm_i32x4_add(x11, s[11]));
-  W_XOR_GROUP(3, wasm_i32x4_add(x12, s[12]), wasm_i32x4_add(x13, s[13]),
-              wasm_i32x4_add(x14, s[14]), wasm_i32x4_add(x15, s[15]));
+  W_XOR_BLOCKS4(s, x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15);
   s[12] = wasm_i32x4_add(s[12], wasm_i32x4_splat(4));
 }
 

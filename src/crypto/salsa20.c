@@ -25,6 +25,8 @@
 #if defined(NAT_WASM) && defined(__wasm_simd128__)
 #include <wasm_simd128.h>
 
+#include "simd128_words.h"
+
 static inline uint32_t load32_le(const unsigned char *p) {
   uint32_t x;
   memcpy(&x, p, 4); /* wasm32 is little-endian */
@@ -106,27 +108,11 @@ static void hsalsa20(unsigned char out[32], const unsigned char in[16], const un
   sodium_memzero(x, sizeof x);
 }
 
-#define W_ROTL(x, n) wasm_v128_or(wasm_i32x4_shl(x, n), wasm_u32x4_shr(x, 32 - (n)))
 #define W_QR(a, b, c, d)                                         \
   b = wasm_v128_xor(b, W_ROTL(wasm_i32x4_add(a, d), 7));         \
   c = wasm_v128_xor(c, W_ROTL(wasm_i32x4_add(b, a), 9));         \
   d = wasm_v128_xor(d, W_ROTL(wasm_i32x4_add(c, b), 13));        \
   a = wasm_v128_xor(a, W_ROTL(wasm_i32x4_add(d, c), 18))
-
-#define W_XOR16(at, v) wasm_v128_store(out + (at), wasm_v128_xor(v, wasm_v128_load(in + (at))))
-
-/* words 4g..4g+3 of the four blocks, transposed (block j's bytes 16g..16g+15 are lane j) */
-#define W_XOR_GROUP(g, x0, x1, x2, x3)                                  \
-  do {                                                                  \
-    const v128_t lo01 = wasm_i32x4_shuffle(x0, x1, 0, 4, 1, 5),         \
-                 hi01 = wasm_i32x4_shuffle(x0, x1, 2, 6, 3, 7),         \
-                 lo23 = wasm_i32x4_shuffle(x2, x3, 0, 4, 1, 5),         \
-                 hi23 = wasm_i32x4_shuffle(x2, x3, 2, 6, 3, 7);         \
-    W_XOR16(16 * (g), wasm_i64x2_shuffle(lo01, lo23, 0, 2));            \
-    W_XOR16(64 + 16 * (g), wasm_i64x2_shuffle(lo01, lo23, 1, 3));       \
-    W_XOR16(128 + 16 * (g), wasm_i64x2_shuffle(hi01, hi23, 0, 2));      \
-    W_XOR16(192 + 16 * (g), wasm_i64x2_shuffle(hi01, hi23, 1, 3));      \
-  } while (0)
 
 /* out = in ^ the four blocks from st's counter on (256 bytes), counter advanced by four */
 static void blocks4(uint32_t st[16], unsigned char *out, const unsigned char *in) {
@@ -148,14 +134,7 @@ static void blocks4(uint32_t st[16], unsigned char *out, const unsigned char *in
     W_QR(x10, x11, x8, x9);
     W_QR(x15, x12, x13, x14);
   }
-  W_XOR_GROUP(0, wasm_i32x4_add(x0, s[0]), wasm_i32x4_add(x1, s[1]), wasm_i32x4_add(x2, s[2]),
-              wasm_i32x4_add(x3, s[3]));
-  W_XOR_GROUP(1, wasm_i32x4_add(x4, s[4]), wasm_i32x4_add(x5, s[5]), wasm_i32x4_add(x6, s[6]),
-              wasm_i32x4_add(x7, s[7]));
-  W_XOR_GROUP(2, wasm_i32x4_add(x8, s[8]), wasm_i32x4_add(x9, s[9]), wasm_i32x4_add(x10, s[10]),
-              wasm_i32x4_add(x11, s[11]));
-  W_XOR_GROUP(3, wasm_i32x4_add(x12, s[12]), wasm_i32x4_add(x13, s[13]),
-              wasm_i32x4_add(x14, s[14]), wasm_i32x4_add(x15, s[15]));
+  W_XOR_BLOCKS4(s, x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15);
   const uint32_t before = st[8];
   st[8] += 4;
   if (st[8] < before) st[9]++;
