@@ -17,8 +17,8 @@
  *   - under valgrind the scalar is marked undefined (check.h SECRET), so a branch or a memory
  *     index on it in our code is reported.
  * ED25519_TRIALS=n sets the number of random scalars (default 10^6 in the simd -O3 build, 10^5 in
- * the portable one, 2*10^4
- * under sanitizers, 200 under valgrind); the crypto_sign rounds are a tenth of it.
+ * the portable one, 2*10^4 under sanitizers, 200 under valgrind); the crypto_sign rounds are a
+ * tenth of it.
  *
  * cc-sources: src/crypto/ed25519_mulx.c src/crypto/sha2.c
  * cc-flags: -DNAT_ED25519_WRAP -Wl,--wrap=ge25519_scalarmult_base -Wl,--wrap=ge25519_p3_tobytes
