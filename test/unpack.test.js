@@ -8,6 +8,7 @@
 const assert = require('assert')
 const fs = require('fs')
 const path = require('path')
+const { pathToFileURL } = require('url')
 const { execFileSync } = require('child_process')
 const { unpackFunction, crc32 } = require('../scripts/build-esm')
 
@@ -39,7 +40,7 @@ describe('unpack (lib/unpack.wasm, the browser entry\'s packed module)', functio
   }
 
   it('lib/esm/wasm-bytes.mjs gives exactly lib/natrium.wasm', async () => {
-    const embedded = (await import(path.join(lib, 'esm', 'wasm-bytes.mjs'))).default
+    const embedded = (await import(pathToFileURL(path.join(lib, 'esm', 'wasm-bytes.mjs')).href)).default
     assert.ok(embedded instanceof Uint8Array)
     assert.strictEqual(Buffer.compare(Buffer.from(embedded), wasm), 0)
   })
