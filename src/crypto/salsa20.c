@@ -6,7 +6,8 @@
  * pointer, and its secretbox then hashes with its portable Poly1305: a 10-byte crypto_secretbox_easy
  * through our main API ran at 0.83x libsodium-wrappers (Intel Xeon, family 6 model 207, Node 20),
  * where the same C compiled by Emscripten has less call overhead than our reactor. The wasm link
- * wraps (deps/build-wasm.sh) libsodium's crypto_stream_salsa20, _xor and _xor_ic and its
+ * wraps (deps/build-wasm.sh) libsodium's crypto_secretbox_easy, _open_easy, _detached and
+ * _open_detached (one pass here), crypto_stream_salsa20, _xor and _xor_ic and its
  * crypto_onetimeauth_poly1305 functions, so every libsodium function that uses them (secretbox,
  * box, stream_xsalsa20, box_seal) runs this code and src/crypto/poly1305.h's. Natively libsodium's
  * own SSE2/AVX2 Salsa20 stays: nothing is wrapped there.
@@ -25,6 +26,7 @@
 #if defined(NAT_WASM) && defined(__wasm_simd128__)
 #include <wasm_simd128.h>
 
+#include "nat_pure.h"
 #include "simd128_words.h"
 
 static inline uint32_t load32_le(const unsigned char *p) {
@@ -92,16 +94,11 @@ static void block1(uint32_t st[16], unsigned char *out, const unsigned char *in,
   sodium_memzero(ks, sizeof ks);
 }
 
-/* HSalsa20 (the XSalsa20 paper, section 2): the subkey for key k and the nonce's first 16 bytes */
+/* HSalsa20 (the XSalsa20 paper, section 2): the subkey for key k and the nonce's first 16 bytes,
+ * which stand where Salsa20 has its nonce and block counter */
 static void hsalsa20(unsigned char out[32], const unsigned char in[16], const unsigned char k[32]) {
   uint32_t x[16];
-  x[0] = 0x61707865U;
-  for (int i = 0; i < 4; i++) x[1 + i] = load32_le(k + 4 * i);
-  x[5] = 0x3320646eU;
-  for (int i = 0; i < 4; i++) x[6 + i] = load32_le(in + 4 * i);
-  x[10] = 0x79622d32U;
-  for (int i = 0; i < 4; i++) x[11 + i] = load32_le(k + 16 + 4 * i);
-  x[15] = 0x6b206574U;
+  salsa20_setup(x, in, (uint64_t) load32_le(in + 8) | (uint64_t) load32_le(in + 12) << 32, k);
   rounds20(x);
   static const int words[8] = {0, 5, 10, 15, 6, 7, 8, 9};
   for (int i = 0; i < 8; i++) store32_le(out + 4 * i, x[words[i]]);
@@ -170,10 +167,9 @@ static void salsa20_xor(unsigned char *out, const unsigned char *in, size_t len,
  * of the keystream gives the Poly1305 key (its first 32 bytes) and encrypts the first 32 bytes
  * of the message; the rest from block 1 on. The rules are libsodium's crypto_secretbox_easy.c:
  * c and m may overlap in any way (the message is moved first), the tag is checked before
- * anything is written, m == NULL only verifies. */
+ * anything is written, m == NULL only verifies. In place (the same address) needs no move. */
 static int overlap(const unsigned char *a, const unsigned char *b, size_t len) {
-  return ((uintptr_t) a > (uintptr_t) b && (uintptr_t) a - (uintptr_t) b < len) ||
-         ((uintptr_t) b > (uintptr_t) a && (uintptr_t) b - (uintptr_t) a < len);
+  return a != b && nat_overlap(a, len, b, len);
 }
 
 static void secretbox_seal(unsigned char *c, unsigned char *mac, const unsigned char *m, size_t mlen,
