@@ -339,13 +339,11 @@ NAT_EXPORT(nat_layout) uint32_t nat_layout(size_t i) {
 }
 
 /* For the tests (lib/backends/wasm.js natrium_wasm_blake2b_kernel): which BLAKE2b compression
- * function runs (blake2b_dispatch.c). which: 0 leaves it, 1 starts over (portable, timed after 4096 blocks),
- * 2 forces the portable C, 3 SIMD128. Returns the name of the one in use (the portable C until the
- * first 4096 blocks are hashed: "portable"). */
+ * function runs (blake2b_dispatch.c). which: 0 leaves it, else blake2b_impl.h's NAT_BLAKE2B_TIMED
+ * (start over: portable, timed after 4096 blocks), _PORTABLE or _SIMD128_ONLY. Returns the name
+ * of the one in use ("portable" until the first 4096 blocks are hashed). */
 NAT_EXPORT(nat_blake2b_kernel) const char *nat_blake2b_kernel(int which) {
-  static const char *const names[] = {"portable", "simd128"};
-  if (which == 1) nat_blake2b_use(NULL);
-  if (which == 2 || which == 3) nat_blake2b_use(names[which - 2]);
+  if (which >= NAT_BLAKE2B_TIMED && which <= NAT_BLAKE2B_SIMD128_ONLY) nat_blake2b_use(which);
   return nat_blake2b_impl();
 }
 

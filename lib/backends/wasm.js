@@ -558,7 +558,8 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
   // For tests and diagnostics only (not enumerable, so the surfaces do not copy it): linear memory size.
   Object.defineProperty(binding, 'natrium_wasm_memory_bytes', { value: () => memory.buffer.byteLength })
   // For tests only (not enumerable): the BLAKE2b compression function in use, after forcing one
-  // ('portable', 'simd128') or asking for the timing again ('timed'), as the C names it.
+  // ('portable', 'simd128') or asking for the timing again ('timed'), as the C names it (the
+  // numbers are blake2b_impl.h's NAT_BLAKE2B_TIMED, _PORTABLE, _SIMD128_ONLY).
   const BLAKE2B_KERNELS = { undefined: 0, timed: 1, portable: 2, simd128: 3 }
   Object.defineProperty(binding, 'natrium_wasm_blake2b_kernel', {
     value: (use) => {

@@ -84,6 +84,12 @@ static double now_ms(void) {
   return (double) ts.tv_sec * 1e3 + (double) ts.tv_nsec / 1e6;
 }
 
+/* the portable C (0) or SIMD128 (1) from now on */
+static void install(int simd) {
+  compress_impl = simd ? nat_blake2b_compress_simd128 : nat_blake2b_compress_portable;
+  impl_name = simd ? "simd128" : "portable";
+}
+
 /* The two timed in turns, 16 blocks at a time, 96 turns each (the first 32 warm up), their times
  * summed: both see the same machine (a busy sibling thread, a coarse clock's jitter), where
  * separate windows saw the portable code's speed double from one run to the next under load.
@@ -104,8 +110,7 @@ static void choose(void) {
     }
   }
   const int simd = took[0] > 0 && took[1] > 0 && took[1] + took[1] / 10 < took[0];
-  compress_impl = fns[simd];
-  impl_name = simd ? "simd128" : "portable";
+  install(simd);
   if (!simd && ++timings < 3) before_timing = (size_t) UNTIMED_BLOCKS << (3 * timings);
 }
 
@@ -120,24 +125,10 @@ static void countdown(size_t blocks) {
   }
 }
 
-int nat_blake2b_use(const char *name) {
-  if (name == NULL) {
-    compress_impl = nat_blake2b_compress_portable;
-    impl_name = "portable";
-    before_timing = UNTIMED_BLOCKS;
-    timings = 0;
-  } else if (strcmp(name, "portable") == 0) {
-    compress_impl = nat_blake2b_compress_portable;
-    impl_name = "portable";
-    before_timing = 0;
-  } else if (strcmp(name, "simd128") == 0) {
-    compress_impl = nat_blake2b_compress_simd128;
-    impl_name = "simd128";
-    before_timing = 0;
-  } else {
-    return -1;
-  }
-  return 0;
+void nat_blake2b_use(int which) {
+  install(which == NAT_BLAKE2B_SIMD128_ONLY);
+  before_timing = which == NAT_BLAKE2B_TIMED ? UNTIMED_BLOCKS : 0;
+  timings = 0;
 }
 #endif
 

@@ -23,18 +23,20 @@ void nat_blake2b_compress_avx2(uint64_t h[8], uint64_t t[2], uint64_t f0, uint64
                                const unsigned char *in, size_t blocks, uint64_t inc);
 #endif
 
-/* The implementation blake2b_dispatch.c chose, and its name. */
 #if defined(__wasm_simd128__)
 #define NAT_BLAKE2B_SIMD128 1
 /* wasm SIMD128: the state as rows of two v128 (blake2b_simd128.c). */
 void nat_blake2b_compress_simd128(uint64_t h[8], uint64_t t[2], uint64_t f0, uint64_t f1,
                                   const unsigned char *in, size_t blocks, uint64_t inc);
-/* Which compression function runs from now on: "portable", "simd128", or NULL for the portable
- * code and the timings again from 4096 blocks on (as at load); 0, or -1 for an unknown name. For the tests (the wasm build has
- * no environment to read a NATRIUM_BLAKE2B_IMPL from). */
-int nat_blake2b_use(const char *name);
+/* Which compression function runs from now on, for the tests (the wasm build has no environment
+ * to read a NATRIUM_BLAKE2B_IMPL from): NAT_BLAKE2B_TIMED the portable code and the timings
+ * again from 4096 blocks on (as at load), NAT_BLAKE2B_PORTABLE or NAT_BLAKE2B_SIMD128_ONLY that one
+ * for good. */
+enum { NAT_BLAKE2B_TIMED = 1, NAT_BLAKE2B_PORTABLE = 2, NAT_BLAKE2B_SIMD128_ONLY = 3 };
+void nat_blake2b_use(int which);
 #endif
 
+/* The implementation blake2b_dispatch.c chose, and its name. */
 void nat_blake2b_compress(uint64_t h[8], uint64_t t[2], uint64_t f0, uint64_t f1,
                           const unsigned char *in, size_t blocks, uint64_t inc);
 const char *nat_blake2b_impl(void);
