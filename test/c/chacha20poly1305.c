@@ -11,7 +11,8 @@
  * cc-sources: src/crypto/poly1305_dispatch.c src/crypto/poly1305_portable.c src/crypto/poly1305_avx2.c
  * cc-sources: src/crypto/poly1305_avx512ifma.c src/crypto/poly1305_simd128.c src/crypto/secretstream.c
  * run-env: NATRIUM_CHACHA20=portable NATRIUM_CHACHA20=libsodium NATRIUM_CHACHA20=avx2
- * run-env: NATRIUM_CHACHA20=avx512 NATRIUM_CHACHA20= */
+ * run-env: NATRIUM_CHACHA20=avx512 NATRIUM_CHACHA20=
+ * variants: simd portable */
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # C-level checks of our own crypto code against libsodium (deps/out/native), outside Node:
-# each harness in test/c/ is built with the x86-64 SIMD / 128-bit paths and with the portable
-# (wasm32) paths, run plainly, under ASan + UBSan (clang), and once under valgrind.
+# each harness in test/c/ is built with the x86-64 SIMD / 128-bit paths, run plainly, under
+# ASan + UBSan (clang), and once under valgrind.
 #   bash test/c/run.sh            # all of it
 #   NO_VALGRIND=1 bash test/c/run.sh
 #   bash test/c/run.sh test/c/x25519.c   # only the harnesses named
 # test/c/unpack.c reads lib/natrium.wasm and lib/natrium.wasm.lzma (npm run build:wasm first).
 # A harness names in its opening comment the sources it is linked with ("cc-sources: ...", else
 # it includes what it tests) and the environments it is run in, one run each ("run-env:
-# VAR=value ...", e.g. every implementation a dispatcher can be forced to), and any flags of its
-# x86-64 builds ("cc-flags: ...", e.g. the addon's -Wl,--wrap=... so that __real_ is libsodium's).
+# VAR=value ...", e.g. every implementation a dispatcher can be forced to; commas join several
+# settings of one run, "A=1,B=2"), any flags of its x86-64 builds ("cc-flags: ...", e.g. the
+# addon's -Wl,--wrap=... so that __real_ is libsodium's), and whether it is also built with the
+# portable (wasm32) paths of the code it links ("variants: simd portable"; the portable build
+# defines NAT_CHACHA20POLY1305_PORTABLE, so only harnesses that link that code have one).
 # With a libsodium built for arm64 or wasm32 (deps/build.sh arm64|wasm32 leaves one under
 # ~/.cache/natrium/), the harnesses also run there, under qemu-aarch64 and Node's WASI:
 #   ARM64_SODIUM=<dir with lib/libsodium.a> WASM32_SODIUM=<dir> bash test/c/run.sh
@@ -24,7 +27,12 @@ flags=(-std=c11 -Wall -Wextra -Werror -I"$sodium/include" -Isrc/crypto)
 run() {
   local bin=$1; shift
   if [ ${#envs[@]} -eq 0 ]; then "$@" "$bin"; return; fi
-  for e in "${envs[@]}"; do echo "  ($e)"; env "$e" "$@" "$bin"; done
+  local e settings
+  for e in "${envs[@]}"; do
+    echo "  ($e)"
+    IFS=, read -r -a settings <<<"$e"
+    env "${settings[@]}" "$@" "$bin"
+  done
 }
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(test/c/*.c)
@@ -35,8 +43,10 @@ for src in "${harnesses[@]}"; do
   read -r -a extra_src <<<"$(marked cc-sources)"
   read -r -a envs <<<"$(marked run-env)"
   read -r -a ccflags <<<"$(marked cc-flags)"
+  read -r -a variants <<<"$(marked variants)"
+  [ ${#variants[@]} -gt 0 ] || variants=(simd)
   srcs=("$src" ${extra_src[@]+"${extra_src[@]}"})
-  for variant in simd portable; do
+  for variant in "${variants[@]}"; do
     extra=()
     [ "$variant" = portable ] && extra=(-DNAT_CHACHA20POLY1305_PORTABLE)
     echo "== $name ($variant, gcc -O3)"
