@@ -9,7 +9,7 @@
  *   gcc -O3 -std=c11 -I$S/include -Isrc/crypto -DNAT_ED25519_WRAP \
  *     -Wl,--wrap=ge25519_scalarmult_base,--wrap=ge25519_p3_tobytes,--wrap=crypto_scalarmult_curve25519_base \
  *     -Wl,--wrap=${W//,/,--wrap=} bench/ed25519_verify.c src/crypto/ed25519_mulx.c src/crypto/sha2.c \
- *     $S/lib/libsodium.a -o /tmp/ed25519_verify && /tmp/ed25519_verify */
+ *     $S/lib/libsodium.a -o build/ed25519_verify && build/ed25519_verify */
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
