@@ -85,7 +85,9 @@
                       "-Wl,--wrap=escrypt_kdf_sse", "-Wl,--wrap=escrypt_kdf_nosse",
                       "-Wl,--wrap=crypto_scalarmult_curve25519",
                       "-Wl,--wrap=ge25519_scalarmult_base", "-Wl,--wrap=ge25519_p3_tobytes",
-                      "-Wl,--wrap=crypto_scalarmult_curve25519_base"]
+                      "-Wl,--wrap=crypto_scalarmult_curve25519_base",
+                      "-Wl,--wrap=ge25519_double_scalarmult_vartime", "-Wl,--wrap=ge25519_tobytes",
+                      "-Wl,--wrap=ge25519_frombytes_negate_vartime"]
         }],
         ["OS=='mac'", {
           "libraries": ["<(module_root_dir)/<(libsodium_dir)/lib/libsodium.a"],

@@ -1,5 +1,5 @@
 'use strict'
-// Issue 13's Ed25519 fixed-base bars, side by side in one process, round after round alternated:
+// Issue 13's Ed25519 fixed-base and verify bars, side by side in one process, round after round alternated:
 // the addon's raw functions (sodium-native's API: output buffers) with our fixed-base a B
 // (src/crypto/ed25519_mulx.c, the default on x86-64 with BMI2/ADX), the same addon copied and
 // loaded with NATRIUM_ED25519=libsodium (libsodium 1.0.22's ref10 code), sodium-native 5.1.0 and
@@ -43,6 +43,12 @@ libs.natrium.crypto_sign_detached(want, m, sk)
 const nodeKey = crypto.createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' })
 if (!crypto.sign(null, m, nodeKey).equals(want)) throw new Error('node:crypto signs differently')
 
+const m1k = crypto.randomBytes(1024)
+const want1k = Buffer.alloc(64)
+libs.natrium.crypto_sign_detached(want1k, m1k, sk)
+const nodePub = crypto.createPublicKey(nodeKey)
+if (!crypto.verify(null, m, nodePub, want) || !crypto.verify(null, m1k, nodePub, want1k)) throw new Error('node:crypto does not verify')
+
 const ops = {}
 const sig = Buffer.alloc(64)
 const q = Buffer.alloc(32)
@@ -55,18 +61,26 @@ for (const [name, s] of Object.entries(libs)) {
   s.crypto_sign_seed_keypair(p2, s2, seed)
   s.crypto_sign_detached(sig, m, s2)
   if (!p2.equals(pk) || !s2.equals(sk) || !sig.equals(want)) throw new Error(`${name} answers differently`)
+  const bad = Buffer.from(want)
+  bad[5] ^= 1
+  if (!s.crypto_sign_verify_detached(want, m, pk) || !s.crypto_sign_verify_detached(want1k, m1k, pk) ||
+      s.crypto_sign_verify_detached(bad, m, pk)) throw new Error(`${name} verifies differently`)
   ops[name] = {
     'sign 10 B': () => { s.crypto_sign_detached(sig, m, sk); return sig },
     'sign keypair': () => { s.crypto_sign_keypair(p2, s2); return p2 },
     'sign seed_keypair': () => { s.crypto_sign_seed_keypair(p2, s2, seed); return p2 },
     'X25519 base': () => { s.crypto_scalarmult_base(q, n); return q },
-    'box keypair': () => { s.crypto_box_keypair(bpk, bsk); return bpk }
+    'box keypair': () => { s.crypto_box_keypair(bpk, bsk); return bpk },
+    'verify 10 B': () => s.crypto_sign_verify_detached(want, m, pk),
+    'verify 1 KB': () => s.crypto_sign_verify_detached(want1k, m1k, pk)
   }
 }
 ops['node:crypto'] = {
   'sign 10 B': () => crypto.sign(null, m, nodeKey),
   'sign keypair': () => crypto.generateKeyPairSync('ed25519').publicKey,
   'X25519 base': () => crypto.generateKeyPairSync('x25519').publicKey,
+  'verify 10 B': () => crypto.verify(null, m, nodePub, want),
+  'verify 1 KB': () => crypto.verify(null, m1k, nodePub, want1k)
 }
 
 let sink = 0
@@ -80,7 +94,7 @@ const rate = (fn, budget) => {
 }
 const median = (v) => v.slice().sort((a, b) => a - b)[v.length >> 1]
 const opNames = Object.keys(ops.natrium)
-console.log(`Ed25519 / X25519 fixed-base, ops/s (median of ${rounds} alternated rounds of ${ms} ms CPU time); ${os.cpus()[0].model}, Node ${process.version}`)
+console.log(`Ed25519 / X25519 fixed-base and Ed25519 verify, ops/s (median of ${rounds} alternated rounds of ${ms} ms CPU time); ${os.cpus()[0].model}, Node ${process.version}`)
 console.log('| op | ' + Object.keys(ops).join(' | ') + ' | natrium / sodium-native | natrium / forced libsodium | natrium / node:crypto |')
 console.log('|---|' + Object.keys(ops).map(() => '---:|').join('') + '---:|---:|---:|')
 for (const op of opNames) {

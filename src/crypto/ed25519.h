@@ -25,6 +25,11 @@ typedef struct nat_ge25519_p3_51 {
   uint64_t X[5], Y[5], Z[5], T[5];
 } nat_ge25519_p3_51;
 
+/* libsodium's ge25519_p2 (X, Y, Z), the same limbs. */
+typedef struct nat_ge25519_p2_51 {
+  uint64_t X[5], Y[5], Z[5];
+} nat_ge25519_p2_51;
+
 /* 1 when __wrap_ runs ours (decided at load, ed25519_mulx.c). */
 extern int nat_ed25519_use_mulx;
 /* "mulx" or "libsodium": what the --wrap entry points run. */
@@ -40,6 +45,17 @@ void nat_ed25519_p3_tobytes_mulx(unsigned char s[32], const nat_ge25519_p3_51 *h
 /* libsodium's crypto_scalarmult_curve25519_base (its ref10 one, which every x86-64 build runs):
  * the Montgomery u of clamp(n) B from the Edwards point, canonical. */
 void nat_x25519_base_mulx(unsigned char q[32], const unsigned char n[32]);
+/* Verify (libsodium's crypto_sign_ed25519_verify_detached and _open, and the obsolete
+ * edwards25519sha512batch open; all inputs public, variable time): r = a A + b B as
+ * ge25519_double_scalarmult_vartime gives it (the same point, any projective representative,
+ * limbs canonical), only for a, b < 2^253 (nat_ed25519_dsm_in_range; libsodium's verify never
+ * passes more); ge25519_tobytes; ge25519_frombytes_negate_vartime (also behind
+ * crypto_sign_ed25519_pk_to_curve25519), the same return value and point. */
+int nat_ed25519_dsm_in_range(const unsigned char *a, const unsigned char *b);
+void nat_ed25519_double_scalarmult_vartime_mulx(nat_ge25519_p2_51 *r, const unsigned char *a,
+                                                const nat_ge25519_p3_51 *A, const unsigned char *b);
+void nat_ed25519_tobytes_mulx(unsigned char s[32], const nat_ge25519_p2_51 *h);
+int nat_ed25519_frombytes_negate_vartime_mulx(nat_ge25519_p3_51 *h, const unsigned char *s);
 /* out = 1 / in mod p (0 for 0), both < 2^256 in four 64-bit limbs (out not canonical). */
 void nat_ed25519_invert(uint64_t out[4], const uint64_t in[4]);
 #endif
@@ -47,5 +63,9 @@ void nat_ed25519_invert(uint64_t out[4], const uint64_t in[4]);
 void __wrap_ge25519_scalarmult_base(nat_ge25519_p3_51 *h, const unsigned char *a);
 void __wrap_ge25519_p3_tobytes(unsigned char *s, const nat_ge25519_p3_51 *h);
 int __wrap_crypto_scalarmult_curve25519_base(unsigned char *q, const unsigned char *n);
+void __wrap_ge25519_double_scalarmult_vartime(nat_ge25519_p2_51 *r, const unsigned char *a, const nat_ge25519_p3_51 *A,
+                                              const unsigned char *b);
+void __wrap_ge25519_tobytes(unsigned char *s, const nat_ge25519_p2_51 *h);
+int __wrap_ge25519_frombytes_negate_vartime(nat_ge25519_p3_51 *h, const unsigned char *s);
 
 #endif

@@ -15,14 +15,32 @@
  *     crypto_scalarmult_ristretto255_base and crypto_scalarmult_curve25519_base with ours
  *     switched on and off: the same bytes; RFC 8032 section 7.1's first two vectors;
  *   - under valgrind the scalar is marked undefined (check.h SECRET), so a branch or a memory
- *     index on it in our code is reported.
+ *     index on it in our code is reported;
+ *   - verify's three (variable time, public inputs): our ge25519_double_scalarmult_vartime against
+ *     libsodium's on random (a, A, b), A from libsodium's decoding of random points, points
+ *     plus each small-order point, and the small-order points alone; scalars random below
+ *     2^253, reduced mod L, 0, 1, L - 1, sparse and dense, and with bits 253..255 set (which
+ *     the wrapper hands to libsodium: checked through __wrap_); the encodings equal, our limbs
+ *     canonical. Our ge25519_frombytes_negate_vartime against libsodium's on random bytes (half
+ *     not on the curve), points, y = p .. p + 18 and 0, 1, -1, the order-8 points, each with
+ *     bit 255 clear and set: the same return value and the same X, Y, Z, T mod p. Our
+ *     ge25519_tobytes on libsodium's points, also with unreduced limbs;
+ *   - crypto_sign_verify_detached, crypto_sign_open and crypto_sign_ed25519_pk_to_curve25519
+ *     with ours on and off: the same answers on valid signatures, flipped bits in R, s, the
+ *     message and the key, s + L, s with its top bits set, small-order R and A, non-canonical A,
+ *     random signatures; RFC 8032 section 7.1 TEST 1..3 and Wycheproof's ed25519_test.json (every
+ *     case's expected result, both ways).
+ * VERIFY_TRIALS=n sets the number of random double-base products (default 10^5 in the simd -O3
+ * build, 10^4 in the portable one, 2000 under sanitizers, 20 under valgrind); frombytes runs
+ * half as many, the verify API rounds (about 20 verifies each) a hundredth.
  * ED25519_TRIALS=n sets the number of random scalars (default 10^6 in the simd -O3 build, 10^5 in
  * the portable one, 2*10^4 under sanitizers, 200 under valgrind); the crypto_sign rounds are a
  * tenth of it.
  *
  * cc-sources: src/crypto/ed25519_mulx.c src/crypto/sha2.c
  * cc-flags: -DNAT_ED25519_WRAP -Wl,--wrap=ge25519_scalarmult_base -Wl,--wrap=ge25519_p3_tobytes
- * cc-flags: -Wl,--wrap=crypto_scalarmult_curve25519_base */
+ * cc-flags: -Wl,--wrap=crypto_scalarmult_curve25519_base -Wl,--wrap=ge25519_double_scalarmult_vartime
+ * cc-flags: -Wl,--wrap=ge25519_tobytes -Wl,--wrap=ge25519_frombytes_negate_vartime */
 #include <sodium.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,11 +51,16 @@
 
 #include "../../src/crypto/ed25519.h"
 #include "../../src/crypto/fe25519_64.h"
+#include "../../src/crypto/fe25519_51.h"
 
 #if defined(NAT_ED25519_MULX) && defined(NAT_ED25519_WRAP)
 void __real_ge25519_scalarmult_base(nat_ge25519_p3_51 *h, const unsigned char *a);
 void __real_ge25519_p3_tobytes(unsigned char *s, const nat_ge25519_p3_51 *h);
 int __real_crypto_scalarmult_curve25519_base(unsigned char *q, const unsigned char *n);
+void __real_ge25519_double_scalarmult_vartime(nat_ge25519_p2_51 *r, const unsigned char *a, const nat_ge25519_p3_51 *A,
+                                              const unsigned char *b);
+void __real_ge25519_tobytes(unsigned char *s, const nat_ge25519_p2_51 *h);
+int __real_ge25519_frombytes_negate_vartime(nat_ge25519_p3_51 *h, const unsigned char *s);
 
 static void unhex(unsigned char *out, const char *hex) {
   for (size_t i = 0; hex[2 * i] != '\0'; i++) {
@@ -174,6 +197,325 @@ static void one_api_round(void) {
   }
 }
 
+/* ---- verify ---- */
+
+/* the canonical bytes of five limbs < 2^63 */
+static void fe51_bytes(unsigned char s[32], const uint64_t h[5]) {
+  nat_fe51 f;
+  memcpy(f.v, h, 40);
+  nat_fe51_tobytes(s, &f);
+}
+
+static int p3_same(const nat_ge25519_p3_51 *x, const nat_ge25519_p3_51 *y) {
+  const uint64_t *a[4] = { x->X, x->Y, x->Z, x->T }, *b[4] = { y->X, y->Y, y->Z, y->T };
+  for (int c = 0; c < 4; c++) {
+    unsigned char u[32], v[32];
+    fe51_bytes(u, a[c]);
+    fe51_bytes(v, b[c]);
+    if (memcmp(u, v, 32) != 0) return 0;
+  }
+  return 1;
+}
+
+static const char *small_order[] = {
+  "0100000000000000000000000000000000000000000000000000000000000000", /* identity */
+  "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f", /* y = -1, order 2 */
+  "0000000000000000000000000000000000000000000000000000000000000000", /* y = 0, order 4 */
+  "0000000000000000000000000000000000000000000000000000000000000080",
+  "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05", /* order 8 */
+  "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85",
+  "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+  "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa",
+};
+#define N_SMALL (sizeof small_order / sizeof small_order[0])
+
+/* our frombytes_negate_vartime against libsodium's on s */
+static void one_frombytes(const unsigned char s[32]) {
+  nat_ge25519_p3_51 ours, theirs;
+  memset(&ours, 0, sizeof ours);
+  memset(&theirs, 0, sizeof theirs);
+  const int ro = nat_ed25519_frombytes_negate_vartime_mulx(&ours, s);
+  const int rt = __real_ge25519_frombytes_negate_vartime(&theirs, s);
+  CHECK(ro == rt, "frombytes_negate_vartime returns %d, libsodium %d (s[0] %02x s[31] %02x)", ro, rt, s[0], s[31]);
+  if (ro == 0 && rt == 0) {
+    CHECK(p3_same(&ours, &theirs), "frombytes_negate_vartime point differs (s[0] %02x s[31] %02x)", s[0], s[31]);
+    CHECK(memcmp(ours.Y, theirs.Y, 40) == 0, "frombytes_negate_vartime Y limbs differ");
+  }
+}
+
+/* a scalar of one of the kinds listed above the file */
+static void verify_scalar(unsigned char a[32], long i) {
+  static const char *fixed[] = { "", "01", "ecd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010",
+    "edd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010",
+    "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff1f" };
+  switch (i % 8) {
+  case 0: case 1: case 2:
+    fill(a, 32);
+    a[31] &= 0x1f;
+    break;
+  case 3: {
+    unsigned char wide[64];
+    fill(wide, 64);
+    crypto_core_ed25519_scalar_reduce(a, wide);
+    break;
+  }
+  case 4:
+    set_bytes(a, fixed[(i / 8) % 5]);
+    break;
+  case 5: /* sparse */
+    memset(a, 0, 32);
+    for (int k = 0; k < 3; k++) { const int bit = (int) (next64() % 253); a[bit >> 3] |= (unsigned char) (1 << (bit & 7)); }
+    break;
+  case 6: /* dense */
+    memset(a, 0xff, 32);
+    a[31] = 0x1f;
+    for (int k = 0; k < 3; k++) { const int bit = (int) (next64() % 253); a[bit >> 3] &= (unsigned char) ~(1 << (bit & 7)); }
+    break;
+  default: /* bits 253..255 too: through the wrapper, to libsodium */
+    fill(a, 32);
+    a[31] |= (unsigned char) (0x20 << (next64() % 3));
+    break;
+  }
+}
+
+static unsigned char pool[64][32]; /* encodings of points: random, plus small order, small order */
+
+static void one_dsm(long i) {
+  unsigned char a[32], b[32], eo[32], et[32];
+  nat_ge25519_p3_51 A;
+  nat_ge25519_p2_51 ro, rt;
+  const unsigned char *enc = pool[next64() % 64];
+  CHECK(__real_ge25519_frombytes_negate_vartime(&A, enc) == 0, "pool point does not decode");
+  verify_scalar(a, i);
+  verify_scalar(b, i / 8 + (long) (next64() & 7));
+  nat_ed25519_use_mulx = 1;
+  __wrap_ge25519_double_scalarmult_vartime(&ro, a, &A, b);
+  __real_ge25519_double_scalarmult_vartime(&rt, a, &A, b);
+  __real_ge25519_tobytes(et, &rt);
+  if (i & 1) __real_ge25519_tobytes(eo, &ro);
+  else nat_ed25519_tobytes_mulx(eo, &ro);
+  CHECK(memcmp(eo, et, 32) == 0, "double_scalarmult_vartime differs (a[31] %02x b[31] %02x)", a[31], b[31]);
+  if (i & 3) return;
+  if (nat_ed25519_dsm_in_range(a, b)) {
+    check_reduced(ro.X, "dsm X");
+    check_reduced(ro.Y, "dsm Y");
+    check_reduced(ro.Z, "dsm Z");
+  }
+  /* every fourth: our tobytes on libsodium's point, and with limbs raised by m 8p */
+  nat_ed25519_tobytes_mulx(eo, &rt);
+  CHECK(memcmp(eo, et, 32) == 0, "tobytes differs");
+  nat_ge25519_p2_51 up = rt;
+  uint64_t *limbs[3] = { up.X, up.Y, up.Z };
+  const uint64_t m = next64() & 7;
+  for (int c = 0; c < 3; c++) {
+    limbs[c][0] += m * ((UINT64_C(1) << 54) - 152);
+    for (int k = 1; k < 5; k++) limbs[c][k] += m * ((UINT64_C(1) << 54) - 8);
+  }
+  nat_ed25519_tobytes_mulx(eo, &up);
+  CHECK(memcmp(eo, et, 32) == 0, "tobytes differs on unreduced limbs");
+}
+
+/* the verify API with ours on and off */
+static int verify_both(const unsigned char *sig, const unsigned char *m, size_t mlen, const unsigned char *pk) {
+  unsigned char sm[64 + 128], out[128], x1[32], x2[32];
+  unsigned long long ol1 = 0, ol2 = 0;
+  nat_ed25519_use_mulx = 1;
+  const int r1 = crypto_sign_verify_detached(sig, m, mlen, pk);
+  nat_ed25519_use_mulx = 0;
+  const int r2 = crypto_sign_verify_detached(sig, m, mlen, pk);
+  CHECK(r1 == r2, "crypto_sign_verify_detached: ours %d, libsodium %d", r1, r2);
+  if (mlen <= 128) {
+    memcpy(sm, sig, 64);
+    memcpy(sm + 64, m, mlen);
+    nat_ed25519_use_mulx = 1;
+    const int o1 = crypto_sign_open(out, &ol1, sm, 64 + mlen, pk);
+    nat_ed25519_use_mulx = 0;
+    const int o2 = crypto_sign_open(out, &ol2, sm, 64 + mlen, pk);
+    CHECK(o1 == o2 && ol1 == ol2 && o1 == r1, "crypto_sign_open differs");
+  }
+  nat_ed25519_use_mulx = 1;
+  const int c1 = crypto_sign_ed25519_pk_to_curve25519(x1, pk);
+  nat_ed25519_use_mulx = 0;
+  const int c2 = crypto_sign_ed25519_pk_to_curve25519(x2, pk);
+  CHECK(c1 == c2 && (c1 != 0 || memcmp(x1, x2, 32) == 0), "crypto_sign_ed25519_pk_to_curve25519 differs");
+  return r1;
+}
+
+static const unsigned char L_bytes[32] = { 0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7,
+                                           0xa2, 0xde, 0xf9, 0xde, 0x14, [31] = 0x10 };
+
+static void one_verify_round(long i) {
+  unsigned char seed[32], pk[32], sk[64], msg[100], sig[64], t[64], tp[32], tm[100];
+  fill(seed, 32);
+  const size_t mlen = (size_t) (next64() % sizeof msg);
+  fill(msg, mlen);
+  crypto_sign_seed_keypair(pk, sk, seed);
+  crypto_sign_detached(sig, NULL, msg, mlen, sk);
+  CHECK(verify_both(sig, msg, mlen, pk) == 0, "valid signature rejected");
+  const int bit = (int) (next64() % 512);
+  memcpy(t, sig, 64);
+  t[bit >> 3] ^= (unsigned char) (1 << (bit & 7));
+  CHECK(verify_both(t, msg, mlen, pk) != 0, "signature with bit %d flipped accepted", bit);
+  memcpy(tp, pk, 32);
+  tp[next64() % 32] ^= (unsigned char) (1 << (next64() & 7));
+  verify_both(sig, msg, mlen, tp);
+  if (mlen > 0) {
+    memcpy(tm, msg, mlen);
+    tm[next64() % mlen] ^= 1;
+    CHECK(verify_both(sig, tm, mlen, pk) != 0, "tampered message accepted");
+  }
+  /* s + L: the same point equation, non-canonical s (libsodium rejects) */
+  memcpy(t, sig, 64);
+  unsigned int c = 0;
+  for (int k = 0; k < 32; k++) { c += t[32 + k] + L_bytes[k]; t[32 + k] = (unsigned char) c; c >>= 8; }
+  verify_both(t, msg, mlen, pk);
+  memcpy(t, sig, 64);
+  t[63] |= (unsigned char) (0x20 << (i % 3));
+  verify_both(t, msg, mlen, pk);
+  /* small-order R, small-order or non-canonical A */
+  memcpy(t, sig, 64);
+  set_bytes(t, small_order[i % N_SMALL]);
+  verify_both(t, msg, mlen, pk);
+  set_bytes(tp, small_order[(i / N_SMALL) % N_SMALL]);
+  verify_both(sig, msg, mlen, tp);
+  memset(tp, 0xff, 32);
+  tp[0] = (unsigned char) (0xed + (i % 19)); tp[31] = (unsigned char) (i & 1 ? 0xff : 0x7f);
+  verify_both(sig, msg, mlen, tp);
+  /* random */
+  fill(t, 64);
+  if (i & 1) t[63] &= 0x0f;
+  verify_both(t, msg, mlen, pk);
+}
+
+/* Wycheproof ed25519_test.json: the "pk", "msg", "sig" and "result" strings in file order */
+static size_t json_hex(unsigned char *out, size_t cap, const char *p) {
+  size_t n = 0;
+  while (p[2 * n] != '"' && n < cap) {
+    unsigned int v;
+    if (sscanf(p + 2 * n, "%2x", &v) != 1) break;
+    out[n++] = (unsigned char) v;
+  }
+  return n;
+}
+
+static long wycheproof(const char *file) {
+  FILE *f = fopen(file, "rb");
+  CHECK(f != NULL, "cannot open %s", file);
+  if (f == NULL) return 0;
+  fseek(f, 0, SEEK_END);
+  const long size = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *text = malloc((size_t) size + 1);
+  CHECK(fread(text, 1, (size_t) size, f) == (size_t) size, "short read");
+  text[size] = '\0';
+  fclose(f);
+  unsigned char pk[32], sig[64], msg[8192];
+  size_t siglen = 0, mlen = 0;
+  int have_pk = 0;
+  long cases = 0;
+  for (const char *p = text; (p = strchr(p, '"')) != NULL;) {
+    if (strncmp(p, "\"pk\": \"", 7) == 0) {
+      have_pk = json_hex(pk, 32, p + 7) == 32;
+    } else if (strncmp(p, "\"msg\": \"", 8) == 0) {
+      mlen = json_hex(msg, sizeof msg, p + 8);
+    } else if (strncmp(p, "\"sig\": \"", 8) == 0) {
+      unsigned char raw[128];
+      siglen = json_hex(raw, sizeof raw, p + 8);
+      memcpy(sig, raw, siglen < 64 ? siglen : 64);
+    } else if (strncmp(p, "\"result\": \"", 11) == 0 && have_pk) {
+      const int valid = strncmp(p + 11, "valid", 5) == 0;
+      if (siglen == 64) {
+        const int r = verify_both(sig, msg, mlen, pk);
+        CHECK((r == 0) == valid, "Wycheproof case %ld: verify %d, expected %s", cases, r, valid ? "valid" : "invalid");
+      } else {
+        CHECK(!valid, "Wycheproof case %ld: a %zu-byte signature marked valid", cases, siglen);
+      }
+      cases++;
+    }
+    p++;
+  }
+  free(text);
+  return cases;
+}
+
+static void verify_tests(long trials) {
+  /* RFC 8032 section 7.1 TEST 1..3: verify with ours */
+  static const char *rfc[3][3] = {
+    { "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a", "",
+      "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b" },
+    { "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c", "72",
+      "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00" },
+    { "fc51cd8e6218a1a38da47ed00230f0580816ed13ba3303ac5deb911548908025", "af82",
+      "6291d657deec24024827e69c3abe01a30ce548a284743a445e3680d7db5ac3ac18ff9b538d16f290ae67f760984dc6594a7c15e9716ed28dc027beceea1ec40a" },
+  };
+  for (int v = 0; v < 3; v++) {
+    unsigned char pk[32], msg[2], sig[64];
+    unhex(pk, rfc[v][0]);
+    unhex(msg, rfc[v][1]);
+    unhex(sig, rfc[v][2]);
+    CHECK(verify_both(sig, msg, strlen(rfc[v][1]) / 2, pk) == 0, "RFC 8032 TEST %d does not verify", v + 1);
+    sig[0] ^= 1;
+    CHECK(verify_both(sig, msg, strlen(rfc[v][1]) / 2, pk) != 0, "RFC 8032 TEST %d verifies with R changed", v + 1);
+  }
+  const long wp = wycheproof("test/vectors/wycheproof/ed25519_test.json");
+  CHECK(wp > 100, "only %ld Wycheproof cases", wp);
+
+  /* frombytes: the special encodings, then random bytes */
+  unsigned char s[32];
+  for (size_t k = 0; k < N_SMALL; k++) {
+    set_bytes(s, small_order[k]);
+    one_frombytes(s);
+    s[31] ^= 0x80;
+    one_frombytes(s);
+  }
+  for (int k = 0; k <= 18; k++) { /* y = p + k, both signs */
+    memset(s, 0xff, 32);
+    s[0] = (unsigned char) (0xed + k);
+    s[31] = 0x7f;
+    one_frombytes(s);
+    s[31] = 0xff;
+    one_frombytes(s);
+  }
+  for (long k = 0; k < trials / 2; k++) {
+    fill(s, 32);
+    if (k & 1) { /* a point: random scalar times B, maybe plus a small-order point */
+      unsigned char n[32], q[32];
+      fill(n, 32);
+      n[31] &= 0x0f;
+      crypto_scalarmult_ed25519_base_noclamp(s, n);
+      if (k & 2) {
+        set_bytes(q, small_order[(k >> 2) % N_SMALL]);
+        if (crypto_core_ed25519_add(n, s, q) == 0) memcpy(s, n, 32);
+      }
+      if (k & 4) s[31] ^= 0x80;
+    }
+    one_frombytes(s);
+  }
+
+  /* the double-base product: a pool of points (random, random plus small order, small order) */
+  for (int k = 0; k < 64; k++) {
+    unsigned char n[32], q[32];
+    if (k < (int) N_SMALL) {
+      set_bytes(pool[k], small_order[k]);
+      continue;
+    }
+    fill(n, 32);
+    n[31] &= 0x0f;
+    crypto_scalarmult_ed25519_base_noclamp(pool[k], n);
+    if (k < 40) {
+      set_bytes(q, small_order[k % N_SMALL]);
+      CHECK(crypto_core_ed25519_add(n, pool[k], q) == 0, "P + T failed");
+      memcpy(pool[k], n, 32);
+    }
+  }
+  for (long k = 0; k < trials; k++) one_dsm(k);
+  const long rounds = trials / 100 > 0 ? trials / 100 : 1;
+  for (long k = 0; k < rounds; k++) one_verify_round(k);
+  nat_ed25519_use_mulx = 1;
+  printf("ed25519 verify: %ld double-base products, %ld frombytes, %ld API rounds, %ld Wycheproof cases\n", trials, trials / 2,
+         rounds, wp);
+}
+
 int main(void) {
   if (sodium_init() < 0) return 1;
   const int have = nat_ed25519_use_mulx; /* what the constructor found */
@@ -293,6 +635,13 @@ int main(void) {
   }
   const long rounds = trials / 10 > 0 ? trials / 10 : 1;
   for (long i = 0; i < rounds; i++) one_api_round();
+  const char *venv = getenv("VERIFY_TRIALS");
+#ifdef NAT_CHACHA20POLY1305_PORTABLE
+  const long vplain = 10000;
+#else
+  const long vplain = 100000;
+#endif
+  verify_tests(venv ? atol(venv) : UNDER_VALGRIND ? 20 : SANITIZED ? 2000 : vplain);
   printf("ed25519: %lu checks passed (%ld random scalars, %ld crypto_sign rounds)\n", checks, trials, rounds);
   return 0;
 }
