@@ -30,11 +30,11 @@
  *     message and the key, s + L, s with its top bits set, small-order R and A, non-canonical A,
  *     random signatures; RFC 8032 section 7.1 TEST 1..3 and Wycheproof's ed25519_test.json (every
  *     case's expected result, both ways).
- * VERIFY_TRIALS=n sets the number of random double-base products (default 10^5 in the simd -O3
- * build, 10^4 in the portable one, 2000 under sanitizers, 20 under valgrind); frombytes runs
+ * VERIFY_TRIALS=n sets the number of random double-base products (default 10^5 in the -O3
+ * build, 2000 under sanitizers, 20 under valgrind); frombytes runs
  * half as many, the verify API rounds (about 20 verifies each) a hundredth.
- * ED25519_TRIALS=n sets the number of random scalars (default 10^6 in the simd -O3 build, 10^5 in
- * the portable one, 2*10^4 under sanitizers, 200 under valgrind); the crypto_sign rounds are a
+ * ED25519_TRIALS=n sets the number of random scalars (default 10^6 in the -O3 build, 2*10^4
+ * under sanitizers, 200 under valgrind); the crypto_sign rounds are a
  * tenth of it.
  *
  * cc-sources: src/crypto/ed25519_mulx.c src/crypto/sha2.c
@@ -539,14 +539,7 @@ int main(void) {
   }
   (void) have;
   const char *env = getenv("ED25519_TRIALS");
-  /* test/c/run.sh's "portable" build differs only in ChaCha20-Poly1305 code this harness does not
-   * link: a tenth of the plain build's trials there, as test/c/x25519.c does */
-#ifdef NAT_CHACHA20POLY1305_PORTABLE
-  const long plain = 100000;
-#else
-  const long plain = 1000000;
-#endif
-  long trials = env ? atol(env) : UNDER_VALGRIND ? 200 : SANITIZED ? 20000 : plain;
+  long trials = env ? atol(env) : UNDER_VALGRIND ? 200 : SANITIZED ? 20000 : 1000000;
 
   /* RFC 8032 section 7.1, TEST 1 and TEST 2 */
   static const char *rfc[2][4] = {
@@ -636,12 +629,7 @@ int main(void) {
   const long rounds = trials / 10 > 0 ? trials / 10 : 1;
   for (long i = 0; i < rounds; i++) one_api_round();
   const char *venv = getenv("VERIFY_TRIALS");
-#ifdef NAT_CHACHA20POLY1305_PORTABLE
-  const long vplain = 10000;
-#else
-  const long vplain = 100000;
-#endif
-  verify_tests(venv ? atol(venv) : UNDER_VALGRIND ? 20 : SANITIZED ? 2000 : vplain);
+  verify_tests(venv ? atol(venv) : UNDER_VALGRIND ? 20 : SANITIZED ? 2000 : 100000);
   printf("ed25519: %lu checks passed (%ld random scalars, %ld crypto_sign rounds)\n", checks, trials, rounds);
   return 0;
 }
