@@ -374,7 +374,96 @@ static void noise_avx2(nat_mlkem_poly *p, size_t n, const unsigned char sigma[32
   sodium_memzero(buf, sizeof buf);
 }
 
+/* The representative in [0, q) of each lane, for any int16_t. */
+INLINE __m256i canonical(__m256i a) {
+  const __m256i r = barrett(a);
+  return ADD(r, _mm256_and_si256(_mm256_srai_epi16(r, 15), V16(Q)));
+}
+
+/* Sixteen coefficients in 24 bytes a register: each pair a + 2^12 b in a 32-bit lane (vpmaddwd),
+ * its three low bytes gathered per 128-bit half (vpshufb), the halves' twelve bytes joined
+ * (vpermd) and stored as 16 + 8 bytes. */
+AVX2 static void encode12_avx2(unsigned char r[384], const nat_mlkem_poly *p) {
+  const __m256i pack = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+                                        0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+  const __m256i join = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 7);
+  for (size_t i = 0; i < 16; i++) {
+    const __m256i w = _mm256_madd_epi16(canonical(LOADV(p, i)), _mm256_set1_epi32(0x10000001));
+    const __m256i b = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(w, pack), join);
+    _mm_storeu_si128((__m128i *) (void *) (r + 24 * i), _mm256_castsi256_si128(b));
+    _mm_storel_epi64((__m128i *) (void *) (r + 24 * i + 16), _mm256_extracti128_si256(b, 1));
+  }
+}
+
+/* The reverse: 24 bytes read as 16 + 8 (no byte beyond the 384), bytes 0-11 to the low half and
+ * 12-23 to the high one (vpermd), each coefficient's two bytes to a 16-bit lane (vpshufb), the
+ * odd ones shifted down by 4, all masked to 12 bits (as the matrix sampling does). */
+AVX2 static void decode12_avx2(nat_mlkem_poly *p, const unsigned char a[384]) {
+  const __m256i split = _mm256_setr_epi32(0, 1, 2, 2, 3, 4, 5, 5);
+  const __m256i spread = _mm256_setr_epi8(0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11,
+                                          0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11);
+  for (size_t i = 0; i < 16; i++) {
+    const __m128i lo = _mm_loadu_si128((const __m128i *) (const void *) (a + 24 * i));
+    const __m128i hi = _mm_loadl_epi64((const __m128i *) (const void *) (a + 24 * i + 16));
+    const __m256i v = _mm256_permutevar8x32_epi32(_mm256_set_m128i(hi, lo), split);
+    __m256i x = _mm256_shuffle_epi8(v, spread);
+    x = _mm256_blend_epi16(x, _mm256_srli_epi16(x, 4), 0xaa);
+    STOREV(p, i, _mm256_and_si256(x, V16(0xfff)));
+  }
+}
+
+/* Compress_10 of x in [0, q) in 32-bit lanes: ((x 161271 + 261911) >> 19) mod 2^10 equals
+ * round(2^10 x / q) mod 2^10 for every such x (test/c/mlkem768.c compares the kernel with the
+ * portable one on every coefficient value). */
+INLINE __m256i compress10_32(__m256i x) {
+  const __m256i t = _mm256_add_epi32(_mm256_mullo_epi32(x, _mm256_set1_epi32(161271)), _mm256_set1_epi32(261911));
+  return _mm256_and_si256(_mm256_srli_epi32(t, 19), _mm256_set1_epi32(0x3ff));
+}
+
+/* Sixteen coefficients in 20 bytes a register: compressed in 32-bit lanes and packed back to
+ * 16 bits in order, pairs joined to 20 bits (vpmaddwd), 32-bit pairs to 40 bits in each 64-bit
+ * lane, whose five bytes vpshufb gathers: ten per 128-bit half, stored at 20 i and 20 i + 10 as
+ * 16 bytes each (the six bytes past them are overwritten by the next store; the last register
+ * goes through a buffer, so nothing is written beyond the 320). */
+AVX2 static void compress10_avx2(unsigned char r[320], const nat_mlkem_poly *p) {
+  const __m256i pack = _mm256_setr_epi8(0, 1, 2, 3, 4, 8, 9, 10, 11, 12, -1, -1, -1, -1, -1, -1,
+                                        0, 1, 2, 3, 4, 8, 9, 10, 11, 12, -1, -1, -1, -1, -1, -1);
+  const __m256i low32 = _mm256_set1_epi64x(0xffffffff);
+  unsigned char last[32];
+  for (size_t i = 0; i < 16; i++) {
+    const __m256i x = canonical(LOADV(p, i));
+    const __m256i ylo = compress10_32(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(x)));
+    const __m256i yhi = compress10_32(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(x, 1)));
+    const __m256i y = _mm256_permute4x64_epi64(_mm256_packus_epi32(ylo, yhi), 0xd8);
+    const __m256i w = _mm256_madd_epi16(y, _mm256_set1_epi32(0x04000001));
+    const __m256i z = _mm256_or_si256(_mm256_and_si256(w, low32), _mm256_srli_epi64(_mm256_andnot_si256(low32, w), 12));
+    const __m256i b = _mm256_shuffle_epi8(z, pack);
+    unsigned char *out = i < 15 ? r + 20 * i : last;
+    _mm_storeu_si128((__m128i *) (void *) out, _mm256_castsi256_si128(b));
+    _mm_storeu_si128((__m128i *) (void *) (out + 10), _mm256_extracti128_si256(b, 1));
+  }
+  memcpy(r + 300, last, 20);
+}
+
+/* The reverse: bytes 0-9 of each 20 to the low half, 10-19 to the high one (read as the last
+ * ten of the 16 at 20 i + 4, so no byte beyond the 320 is read), each coefficient's two bytes
+ * to a 16-bit lane, shifted left (by a product) so its ten bits are the lane's top ten, then
+ * Decompress_10 as vpmulhrsw(y 2^5, q) = (y q + 2^9) >> 10. */
+AVX2 static void decompress10_avx2(nat_mlkem_poly *p, const unsigned char a[320]) {
+  const __m256i spread = _mm256_setr_epi8(0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 6, 7, 7, 8, 8, 9,
+                                          6, 7, 7, 8, 8, 9, 9, 10, 11, 12, 12, 13, 13, 14, 14, 15);
+  const __m256i up = _mm256_setr_epi16(64, 16, 4, 1, 64, 16, 4, 1, 64, 16, 4, 1, 64, 16, 4, 1);
+  for (size_t i = 0; i < 16; i++) {
+    const __m128i lo = _mm_loadu_si128((const __m128i *) (const void *) (a + 20 * i));
+    const __m128i hi = _mm_loadu_si128((const __m128i *) (const void *) (a + 20 * i + 4));
+    const __m256i x = _mm256_mullo_epi16(_mm256_shuffle_epi8(_mm256_set_m128i(hi, lo), spread), up);
+    const __m256i y32 = _mm256_and_si256(_mm256_srli_epi16(x, 1), V16(0x7fe0));
+    STOREV(p, i, _mm256_mulhrs_epi16(y32, V16(Q)));
+  }
+}
+
 const nat_mlkem768_kernels nat_mlkem768_avx2 = {
   "avx2", ntt_avx2, invntt_avx2, basemul_acc_avx2, matrix_avx2, noise_avx2,
+  encode12_avx2, decode12_avx2, compress10_avx2, decompress10_avx2,
 };
 #endif

@@ -33,13 +33,13 @@ static void test_compress(void) {
   for (unsigned d = 1; d <= 11; d++) {
     for (uint16_t x = 0; x < Q; x++) {
       const uint32_t want = (((uint32_t) x << d) * 2 + Q) / (2 * Q) % (1u << d);
-      CHECK(compress(x, d) == want, "d %u x %u", d, x);
+      CHECK(nat_mlkem_compress(x, d) == want, "d %u x %u", d, x);
     }
   }
   for (int a = -32768; a < 32768; a++) {
     const int16_t r = nat_mlkem_barrett((int16_t) a);
     CHECK(r >= -(Q - 1) / 2 && r <= (Q - 1) / 2 && (r - a) % Q == 0, "barrett %d", a);
-    CHECK(canonical((int16_t) a) == ((a % Q) + Q) % Q, "canonical %d", a);
+    CHECK(nat_mlkem_canonical((int16_t) a) == ((a % Q) + Q) % Q, "canonical %d", a);
   }
 }
 
@@ -60,7 +60,7 @@ static void test_kernels(void) {
     kn->basemul_acc(&x, a, b);
     ref->basemul_acc(&y, a, b);
     for (size_t i = 0; i < N; i++) {
-      CHECK(x.c[i] > -Q && x.c[i] < Q && canonical(x.c[i]) == canonical(y.c[i]), "basemul %d %zu", trial, i);
+      CHECK(x.c[i] > -Q && x.c[i] < Q && nat_mlkem_canonical(x.c[i]) == nat_mlkem_canonical(y.c[i]), "basemul %d %zu", trial, i);
     }
     x = b[0];
     y = b[0];
@@ -68,14 +68,14 @@ static void test_kernels(void) {
     kn->ntt(&x);
     ref->ntt(&y);
     for (size_t i = 0; i < N; i++) {
-      CHECK(x.c[i] > -Q && x.c[i] < Q && canonical(x.c[i]) == canonical(y.c[i]), "ntt %d %zu", trial, i);
+      CHECK(x.c[i] > -Q && x.c[i] < Q && nat_mlkem_canonical(x.c[i]) == nat_mlkem_canonical(y.c[i]), "ntt %d %zu", trial, i);
     }
     x = b[1];
     y = b[1];
     kn->invntt(&x);
     ref->invntt(&y);
     for (size_t i = 0; i < N; i++) {
-      CHECK(x.c[i] > -Q && x.c[i] < Q && canonical(x.c[i]) == canonical(y.c[i]), "invntt %d %zu", trial, i);
+      CHECK(x.c[i] > -Q && x.c[i] < Q && nat_mlkem_canonical(x.c[i]) == nat_mlkem_canonical(y.c[i]), "invntt %d %zu", trial, i);
     }
     unsigned char seed[32];
     randombytes_buf(seed, sizeof seed);
@@ -87,6 +87,26 @@ static void test_kernels(void) {
     kn->noise(n1, n, seed);
     ref->noise(n2, n, seed);
     CHECK(memcmp(n1, n2, n * sizeof n1[0]) == 0, "noise %d", trial);
+    /* the encodings: any int16_t in (every 16-bit value across the trials), any bytes back */
+    unsigned char e1[POLYBYTES + 1], e2[POLYBYTES + 1];
+    for (size_t i = 0; i < N; i++) x.c[i] = (int16_t) (trial < 256 ? 256 * trial + i : r[i]);
+    memset(e1, 0xa5, sizeof e1);
+    memset(e2, 0xa5, sizeof e2);
+    kn->encode12(e1, &x);
+    ref->encode12(e2, &x);
+    CHECK(memcmp(e1, e2, sizeof e1) == 0, "encode12 %d", trial);
+    memset(e1, 0xa5, sizeof e1);
+    memset(e2, 0xa5, sizeof e2);
+    kn->compress10(e1, &x);
+    ref->compress10(e2, &x);
+    CHECK(memcmp(e1, e2, sizeof e1) == 0 && e1[DU_BYTES] == 0xa5, "compress10 %d", trial);
+    randombytes_buf(e1, POLYBYTES);
+    kn->decode12(&x, e1);
+    ref->decode12(&y, e1);
+    CHECK(memcmp(&x, &y, sizeof x) == 0, "decode12 %d", trial);
+    kn->decompress10(&x, e1);
+    ref->decompress10(&y, e1);
+    CHECK(memcmp(&x, &y, sizeof x) == 0, "decompress10 %d", trial);
   }
 }
 
