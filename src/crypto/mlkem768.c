@@ -128,15 +128,15 @@ static void kpke_keygen(unsigned char ek[PKBYTES], unsigned char dk[POLYVECBYTES
 }
 
 /* K-PKE.Encrypt (Algorithm 14): c from ek (decoded unreduced: dec re-encrypts with the ek inside
- * a secret key that nothing checked), the message m and the randomness r. */
-static void kpke_encrypt(unsigned char c[CTBYTES], const unsigned char ek[PKBYTES],
+ * a secret key that nothing checked), its transposed matrix a (sampled by the caller, together
+ * with a hash), the message m and the randomness r. */
+static void kpke_encrypt(unsigned char c[CTBYTES], const unsigned char ek[PKBYTES], const poly a[K][K],
                          const unsigned char m[32], const unsigned char r[32]) {
   const nat_mlkem768_kernels *kn = kernels();
-  poly a[K][K], t[K], noise[2 * K + 1], u, v, mu;
+  poly t[K], noise[2 * K + 1], u, v, mu;
   poly *y = noise, *e1 = noise + K, *e2 = noise + 2 * K;
 
   for (size_t i = 0; i < K; i++) kn->decode12(&t[i], ek + i * POLYBYTES);
-  kn->matrix(a, ek + POLYVECBYTES, 1);
   kn->noise(noise, 2 * K + 1, r);
   for (size_t i = 0; i < K; i++) kn->ntt(&y[i]);
   for (size_t i = 0; i < K; i++) {
@@ -191,11 +191,12 @@ int nat_mlkem768_ours_seed_keypair(unsigned char *pk, unsigned char *sk, const u
 int nat_mlkem768_ours_enc_deterministic(unsigned char *ct, unsigned char *ss,
                                                 const unsigned char *pk, const unsigned char *seed) {
   unsigned char h[32], kr[64];
+  poly a[K][K];
 
   if (!ek_is_reduced(pk)) return -1;
-  nat_sha3256(h, pk, PKBYTES);
+  kernels()->matrix_hash(a, pk + POLYVECBYTES, 1, h, pk, PKBYTES, 0x06); /* H(ek) = SHA3-256 */
   g_hash(kr, seed, h, 32);
-  kpke_encrypt(ct, pk, seed, kr + 32);
+  kpke_encrypt(ct, pk, a, seed, kr + 32);
   memcpy(ss, kr, 32);
   sodium_memzero(kr, sizeof kr);
   return 0;
@@ -217,13 +218,14 @@ static unsigned char differ_mask(const unsigned char *a, const unsigned char *b,
 int nat_mlkem768_ours_dec(unsigned char *ss, const unsigned char *ct, const unsigned char *sk) {
   const unsigned char *ek = sk + POLYVECBYTES, *h = ek + PKBYTES, *z = h + 32;
   unsigned char m[32], kr[64], again[CTBYTES], zc[32 + CTBYTES], reject[32];
+  poly a[K][K];
 
-  kpke_decrypt(m, sk, ct);
-  g_hash(kr, m, h, 32);
-  kpke_encrypt(again, ek, m, kr + 32);
   memcpy(zc, z, 32);
   memcpy(zc + 32, ct, CTBYTES);
-  nat_shake256(reject, 32, zc, sizeof zc);
+  kernels()->matrix_hash(a, ek + POLYVECBYTES, 1, reject, zc, sizeof zc, 0x1f); /* J = SHAKE256 */
+  kpke_decrypt(m, sk, ct);
+  g_hash(kr, m, h, 32);
+  kpke_encrypt(again, ek, a, m, kr + 32);
   const unsigned char mask = differ_mask(ct, again, CTBYTES);
   for (size_t i = 0; i < 32; i++) ss[i] = (unsigned char) (kr[i] ^ (mask & (kr[i] ^ reject[i])));
   sodium_memzero(m, sizeof m);

@@ -40,6 +40,12 @@ typedef struct nat_mlkem768_kernels {
    * SampleNTT(rho || j || i), or SampleNTT(rho || i || j) transposed; coefficients in [0, q). */
   void (*matrix)(nat_mlkem_poly a[NAT_MLKEM_K][NAT_MLKEM_K], const unsigned char rho[32],
                  int transposed);
+  /* matrix(a, rho, transposed), and besides out = the first 32 bytes of the rate-136 Keccak
+   * sponge of in with the padding byte domain: 0x06 SHA3-256 (H of a public key), 0x1f
+   * SHAKE256 (J(z || c)), which may then share permutations with the matrix's sampling. */
+  void (*matrix_hash)(nat_mlkem_poly a[NAT_MLKEM_K][NAT_MLKEM_K], const unsigned char rho[32],
+                      int transposed, unsigned char out[32], const unsigned char *in, size_t inlen,
+                      unsigned char domain);
   /* Algorithm 8 with eta = 2: p[k] = SamplePolyCBD_2(PRF_2(sigma, k)) for k < n (n <= 2K + 1:
    * K-PKE.KeyGen's s and e, K-PKE.Encrypt's y, e1 and e2, each in one call); coefficients in
    * [-2, 2]. */

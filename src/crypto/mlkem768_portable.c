@@ -7,6 +7,7 @@
 
 #include "keccak.h"
 #include "mlkem768_impl.h"
+#include "sha3.h"
 
 /* zeta^BitRev7(i) R mod q (zeta = 17, FIPS 203 section 4.3), centred: Algorithm 9 takes them in
  * order from i = 1, Algorithm 10 backwards from 127. */
@@ -137,6 +138,14 @@ static void matrix_portable(nat_mlkem_poly a[NAT_MLKEM_K][NAT_MLKEM_K], const un
   }
 }
 
+static void matrix_hash_portable(nat_mlkem_poly a[NAT_MLKEM_K][NAT_MLKEM_K],
+                                 const unsigned char rho[32], int transposed, unsigned char out[32],
+                                 const unsigned char *in, size_t inlen, unsigned char domain) {
+  matrix_portable(a, rho, transposed);
+  if (domain == 0x06) nat_sha3256(out, in, inlen);
+  else nat_shake256(out, 32, in, inlen);
+}
+
 /* Two bits of each 4-bit group summed minus the other two (Algorithm 8, eta = 2): adding the
  * word's even and odd bits gives the four 2-bit sums of each byte at once. */
 void nat_mlkem_cbd2(nat_mlkem_poly *p, const unsigned char buf[128]) {
@@ -209,6 +218,7 @@ static void decompress10_portable(nat_mlkem_poly *p, const unsigned char a[320])
 }
 
 const nat_mlkem768_kernels nat_mlkem768_portable = {
-  "portable", ntt_portable, invntt_portable, basemul_acc_portable, matrix_portable, noise_portable,
+  "portable", ntt_portable, invntt_portable, basemul_acc_portable, matrix_portable,
+  matrix_hash_portable, noise_portable,
   encode12_portable, decode12_portable, compress10_portable, decompress10_portable,
 };

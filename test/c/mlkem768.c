@@ -83,6 +83,16 @@ static void test_kernels(void) {
     kn->matrix(m1, seed, trial & 1);
     ref->matrix(m2, seed, trial & 1);
     CHECK(memcmp(m1, m2, sizeof m1) == 0, "matrix %d", trial);
+    /* with a hash beside: every length up to 2 blocks and around each multiple of the rate */
+    unsigned char msg[1300], h1[32], h2[32];
+    const size_t lens[6] = {PK, 32 + CT, 136 * (size_t) (trial % 9) + 135, 136 * (size_t) (trial % 9),
+                            136 * (size_t) (trial % 9) + 1, (size_t) trial};
+    const size_t len = lens[trial % 6];
+    const unsigned char domain = trial & 2 ? 0x06 : 0x1f;
+    randombytes_buf(msg, sizeof msg);
+    kn->matrix_hash(m1, seed, trial & 1, h1, msg, len, domain);
+    ref->matrix_hash(m2, seed, trial & 1, h2, msg, len, domain);
+    CHECK(memcmp(m1, m2, sizeof m1) == 0 && memcmp(h1, h2, 32) == 0, "matrix_hash %d %zu", trial, len);
     const size_t n = 1 + (size_t) trial % (2 * K + 1);
     kn->noise(n1, n, seed);
     ref->noise(n2, n, seed);
