@@ -224,6 +224,10 @@ AVX2 static void basemul_acc_avx2(nat_mlkem_poly *r, const nat_mlkem_poly a[K], 
   }
 }
 
+/* The four-way Keccak the sampling runs on (keccak4x.h): AVX2's, or AVX-512VL's where the CPU
+ * has it; everything else is the same in both kernel sets. */
+typedef void (*permute4_fn)(uint64_t s[100]);
+
 /* The four-way Keccak's state j as bytes: lanes from..from + count - 1 to out. */
 static void lanes_out(unsigned char *out, const uint64_t s[100], size_t j, size_t count) {
   for (size_t i = 0; i < count; i++) memcpy(out + 8 * i, &s[4 * i + j], 8);
@@ -318,7 +322,8 @@ AVX2 static void squeeze4_168(unsigned char out[4][SHAKE128_RATE + 8], const uin
 
 /* Four matrix entries: SHAKE128(rho || x || y) each, squeezed a block at a time for all four
  * until each has 256 coefficients (public data: the loop may stop early). */
-static void sample_ntt4(nat_mlkem_poly *p[4], const unsigned char rho[32], const unsigned char xy[4][2]) {
+static void sample_ntt4(nat_mlkem_poly *p[4], const unsigned char rho[32], const unsigned char xy[4][2],
+                        permute4_fn permute4) {
   _Alignas(32) uint64_t s[100];
   _Alignas(32) unsigned char buf[4][SHAKE128_RATE + 8] = {{0}};
   int16_t out[4][N + SAMPLE_SLACK];
@@ -326,7 +331,7 @@ static void sample_ntt4(nat_mlkem_poly *p[4], const unsigned char rho[32], const
 
   absorb4(s, rho, xy, 2, SHAKE128_RATE);
   while (ctr[0] < N || ctr[1] < N || ctr[2] < N || ctr[3] < N) {
-    nat_keccak4x_permute_avx2(s);
+    permute4(s);
     squeeze4_168(buf, s);
     for (size_t j = 0; j < 4; j++) {
       if (ctr[j] < N) ctr[j] = rej_uniform_avx2(out[j], ctr[j], buf[j]);
@@ -335,7 +340,7 @@ static void sample_ntt4(nat_mlkem_poly *p[4], const unsigned char rho[32], const
   for (size_t j = 0; j < 4; j++) memcpy(p[j]->c, out[j], sizeof p[j]->c);
 }
 
-static void matrix_avx2(nat_mlkem_poly a[K][K], const unsigned char rho[32], int transposed) {
+static void matrix4(nat_mlkem_poly a[K][K], const unsigned char rho[32], int transposed, permute4_fn permute4) {
   nat_mlkem_poly *p[4];
   unsigned char xy[4][2];
 
@@ -346,7 +351,7 @@ static void matrix_avx2(nat_mlkem_poly a[K][K], const unsigned char rho[32], int
       xy[j][0] = (unsigned char) (transposed ? i : l);
       xy[j][1] = (unsigned char) (transposed ? l : i);
     }
-    sample_ntt4(p, rho, xy);
+    sample_ntt4(p, rho, xy, permute4);
   }
   /* the ninth on one state: four-way Keccak for one is slower than the scalar one */
   nat_mlkem_sample_ntt(&a[K - 1][K - 1], rho, K - 1, K - 1);
@@ -362,9 +367,9 @@ static void matrix_avx2(nat_mlkem_poly a[K][K], const unsigned char rho[32], int
  * 27 lane-blocks on 4 lanes measured slower than matrix_avx2's two groups of four and the ninth
  * entry on the scalar Keccak.) */
 #define NO_JOB 255
-static void matrix_hash_avx2(nat_mlkem_poly a[K][K], const unsigned char rho[32], int transposed,
-                             unsigned char out[32], const unsigned char *in, size_t inlen,
-                             unsigned char domain) {
+static void matrix_hash4(nat_mlkem_poly a[K][K], const unsigned char rho[32], int transposed,
+                         unsigned char out[32], const unsigned char *in, size_t inlen,
+                         unsigned char domain, permute4_fn permute4) {
   _Alignas(32) uint64_t s[100];
   _Alignas(32) unsigned char buf[4][SHAKE128_RATE + 8] = {{0}};
   unsigned char last[SHAKE256_RATE];
@@ -408,7 +413,7 @@ static void matrix_hash_avx2(nat_mlkem_poly a[K][K], const unsigned char rho[32]
         s[4 * w] ^= v;
       }
     }
-    nat_keccak4x_permute_avx2(s);
+    permute4(s);
     if (hashing && ++hashed == hash_blocks) lanes_out(out, s, 0, 4);
     squeeze4_168(buf, s);
     int busy = hashed < hash_blocks;
@@ -436,7 +441,7 @@ static void matrix_hash_avx2(nat_mlkem_poly a[K][K], const unsigned char rho[32]
 }
 
 /* Noise four at a time; two or fewer left go to the scalar Keccak, which is quicker for them. */
-static void noise_avx2(nat_mlkem_poly *p, size_t n, const unsigned char sigma[32]) {
+static void noise4(nat_mlkem_poly *p, size_t n, const unsigned char sigma[32], permute4_fn permute4) {
   _Alignas(32) uint64_t s[100];
   unsigned char buf[128], nonces[4][2];
   size_t k = 0;
@@ -445,7 +450,7 @@ static void noise_avx2(nat_mlkem_poly *p, size_t n, const unsigned char sigma[32
     const size_t m = n - k < 4 ? n - k : 4;
     for (size_t j = 0; j < 4; j++) nonces[j][0] = (unsigned char) (k + j);
     absorb4(s, sigma, nonces, 1, SHAKE256_RATE);
-    nat_keccak4x_permute_avx2(s);
+    permute4(s);
     for (size_t j = 0; j < m; j++) {
       lanes_out(buf, s, j, 16);
       nat_mlkem_cbd2(&p[k + j], buf);
@@ -455,6 +460,34 @@ static void noise_avx2(nat_mlkem_poly *p, size_t n, const unsigned char sigma[32
   for (; k < n; k++) nat_mlkem_noise1(&p[k], sigma, (unsigned char) k);
   sodium_memzero(s, sizeof s);
   sodium_memzero(buf, sizeof buf);
+}
+
+static void matrix_avx2(nat_mlkem_poly a[K][K], const unsigned char rho[32], int transposed) {
+  matrix4(a, rho, transposed, nat_keccak4x_permute_avx2);
+}
+
+static void matrix_hash_avx2(nat_mlkem_poly a[K][K], const unsigned char rho[32], int transposed,
+                             unsigned char out[32], const unsigned char *in, size_t inlen,
+                             unsigned char domain) {
+  matrix_hash4(a, rho, transposed, out, in, inlen, domain, nat_keccak4x_permute_avx2);
+}
+
+static void noise_avx2(nat_mlkem_poly *p, size_t n, const unsigned char sigma[32]) {
+  noise4(p, n, sigma, nat_keccak4x_permute_avx2);
+}
+
+static void matrix_avx512vl(nat_mlkem_poly a[K][K], const unsigned char rho[32], int transposed) {
+  matrix4(a, rho, transposed, nat_keccak4x_permute_avx512vl);
+}
+
+static void matrix_hash_avx512vl(nat_mlkem_poly a[K][K], const unsigned char rho[32], int transposed,
+                                 unsigned char out[32], const unsigned char *in, size_t inlen,
+                                 unsigned char domain) {
+  matrix_hash4(a, rho, transposed, out, in, inlen, domain, nat_keccak4x_permute_avx512vl);
+}
+
+static void noise_avx512vl(nat_mlkem_poly *p, size_t n, const unsigned char sigma[32]) {
+  noise4(p, n, sigma, nat_keccak4x_permute_avx512vl);
 }
 
 /* The representative in [0, q) of each lane, for any int16_t. */
@@ -548,5 +581,10 @@ AVX2 static void decompress10_avx2(nat_mlkem_poly *p, const unsigned char a[320]
 const nat_mlkem768_kernels nat_mlkem768_avx2 = {
   "avx2", ntt_avx2, invntt_avx2, basemul_acc_avx2, matrix_avx2, matrix_hash_avx2, noise_avx2,
   encode12_avx2, decode12_avx2, compress10_avx2, decompress10_avx2,
+};
+
+const nat_mlkem768_kernels nat_mlkem768_avx512vl = {
+  "avx512vl", ntt_avx2, invntt_avx2, basemul_acc_avx2, matrix_avx512vl, matrix_hash_avx512vl,
+  noise_avx512vl, encode12_avx2, decode12_avx2, compress10_avx2, decompress10_avx2,
 };
 #endif

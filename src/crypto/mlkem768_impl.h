@@ -105,7 +105,10 @@ void nat_mlkem_cbd2(nat_mlkem_poly *p, const unsigned char buf[128]);
 #define NAT_MLKEM_X86 1
 /* AVX2 (mlkem768_avx2.c): 16 coefficients per ymm, four-way Keccak (keccak4x_avx2.c). */
 extern const nat_mlkem768_kernels nat_mlkem768_avx2;
-/* Fills the AVX2 rejection sampling's table: once, before nat_mlkem768_avx2 is used. */
+/* The same with the four-way Keccak in AVX-512VL (keccak4x_avx512vl.c): vprolq and vpternlogq
+ * on ymm registers. */
+extern const nat_mlkem768_kernels nat_mlkem768_avx512vl;
+/* Fills the AVX2 rejection sampling's table: once, before nat_mlkem768_avx2 or _avx512vl is used. */
 void nat_mlkem768_avx2_init(void);
 #endif
 

@@ -11,8 +11,8 @@
  * sampling branches on by design, is declassified where keygen derives it (NAT_DECLASSIFY).
  * MLKEM_TRIALS=n sets the number of random seeds (default 2000, 40 under valgrind).
  *
- * cc-sources: src/crypto/mlkem768_portable.c src/crypto/mlkem768_avx2.c src/crypto/keccak4x_avx2.c src/crypto/mlkem768_dispatch.c src/crypto/xwing.c src/crypto/sha3.c src/crypto/keccak.c src/crypto/keccak_portable.c
- * run-env: NATRIUM_MLKEM=portable NATRIUM_MLKEM=avx2 NATRIUM_DISABLE_SIMD=1 */
+ * cc-sources: src/crypto/mlkem768_portable.c src/crypto/mlkem768_avx2.c src/crypto/keccak4x_avx2.c src/crypto/keccak4x_avx512vl.c src/crypto/mlkem768_dispatch.c src/crypto/xwing.c src/crypto/sha3.c src/crypto/keccak.c src/crypto/keccak_portable.c
+ * run-env: NATRIUM_MLKEM=portable NATRIUM_MLKEM=avx2 NATRIUM_MLKEM=avx512vl NATRIUM_DISABLE_SIMD=1 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
