@@ -363,9 +363,10 @@ static void matrix4(nat_mlkem_poly a[K][K], const unsigned char rho[32], int tra
  * and a lane whose job is done takes the next entry, so few permutations run with idle lanes
  * (the hash's 9 blocks against 3 lanes of three entries of about 3 blocks each) and none on the
  * scalar Keccak. The loop branches on the sampling's progress, i.e. on rho (public), and on
- * the hash input's length; the hash's bytes are only xored in. (Without a hash, as in keygen,
- * 27 lane-blocks on 4 lanes measured slower than matrix_avx2's two groups of four and the ninth
- * entry on the scalar Keccak.) */
+ * the hash input's length; the hash's bytes are only xored in. Without a hash (in = NULL, as in
+ * keygen) all four lanes sample: that pays on the AVX-512VL Keccak, but on AVX2's 27 lane-blocks
+ * on 4 lanes measured slower than matrix4's two groups of four and the ninth entry on the
+ * scalar Keccak. */
 #define NO_JOB 255
 static void matrix_hash4(nat_mlkem_poly a[K][K], const unsigned char rho[32], int transposed,
                          unsigned char out[32], const unsigned char *in, size_t inlen,
@@ -377,19 +378,21 @@ static void matrix_hash4(nat_mlkem_poly a[K][K], const unsigned char rho[32], in
   size_t ctr[4] = {0, 0, 0, 0};
   unsigned char entry[4], fresh[4];
   uint64_t rho_words[4];
-  const size_t hash_blocks = inlen / SHAKE256_RATE + 1, tail = inlen % SHAKE256_RATE;
+  const size_t hash_blocks = in != NULL ? inlen / SHAKE256_RATE + 1 : 0, tail = inlen % SHAKE256_RATE;
   size_t hashed = 0, next = 0;
 
   memcpy(rho_words, rho, 32);
   memset(s, 0, sizeof s);
   for (size_t j = 0; j < 4; j++) {
-    entry[j] = j == 0 ? NO_JOB : (unsigned char) next++;
+    entry[j] = j == 0 && hash_blocks > 0 ? NO_JOB : (unsigned char) next++;
     fresh[j] = 1;
   }
   memset(last, 0, sizeof last);
-  memcpy(last, in + inlen - tail, tail);
-  last[tail] = domain;
-  last[SHAKE256_RATE - 1] |= 0x80;
+  if (hash_blocks > 0) {
+    memcpy(last, in + inlen - tail, tail);
+    last[tail] = domain;
+    last[SHAKE256_RATE - 1] |= 0x80;
+  }
   for (;;) {
     /* a new matrix entry's one block: rho, x, y and SHAKE128's padding */
     for (size_t j = 0; j < 4; j++) {
@@ -440,13 +443,15 @@ static void matrix_hash4(nat_mlkem_poly a[K][K], const unsigned char rho[32], in
   sodium_memzero(last, sizeof last);
 }
 
-/* Noise four at a time; two or fewer left go to the scalar Keccak, which is quicker for them. */
-static void noise4(nat_mlkem_poly *p, size_t n, const unsigned char sigma[32], permute4_fn permute4) {
+/* Noise four at a time; fewer than `fewest` left go to the scalar Keccak: on AVX2 two or fewer
+ * are quicker there, on AVX-512VL the four-way permutation beats even one scalar one. */
+static void noise4(nat_mlkem_poly *p, size_t n, const unsigned char sigma[32], permute4_fn permute4,
+                   size_t fewest) {
   _Alignas(32) uint64_t s[100];
   unsigned char buf[128], nonces[4][2];
   size_t k = 0;
 
-  while (n - k >= 3) {
+  while (n - k >= fewest) {
     const size_t m = n - k < 4 ? n - k : 4;
     for (size_t j = 0; j < 4; j++) nonces[j][0] = (unsigned char) (k + j);
     absorb4(s, sigma, nonces, 1, SHAKE256_RATE);
@@ -473,11 +478,11 @@ static void matrix_hash_avx2(nat_mlkem_poly a[K][K], const unsigned char rho[32]
 }
 
 static void noise_avx2(nat_mlkem_poly *p, size_t n, const unsigned char sigma[32]) {
-  noise4(p, n, sigma, nat_keccak4x_permute_avx2);
+  noise4(p, n, sigma, nat_keccak4x_permute_avx2, 3);
 }
 
 static void matrix_avx512vl(nat_mlkem_poly a[K][K], const unsigned char rho[32], int transposed) {
-  matrix4(a, rho, transposed, nat_keccak4x_permute_avx512vl);
+  matrix_hash4(a, rho, transposed, NULL, NULL, 0, 0, nat_keccak4x_permute_avx512vl);
 }
 
 static void matrix_hash_avx512vl(nat_mlkem_poly a[K][K], const unsigned char rho[32], int transposed,
@@ -487,7 +492,7 @@ static void matrix_hash_avx512vl(nat_mlkem_poly a[K][K], const unsigned char rho
 }
 
 static void noise_avx512vl(nat_mlkem_poly *p, size_t n, const unsigned char sigma[32]) {
-  noise4(p, n, sigma, nat_keccak4x_permute_avx512vl);
+  noise4(p, n, sigma, nat_keccak4x_permute_avx512vl, 1);
 }
 
 /* The representative in [0, q) of each lane, for any int16_t. */
