@@ -44,6 +44,7 @@
         "src/crypto/mlkem768_portable.c",
         "src/crypto/mlkem768_avx2.c",
         "src/crypto/keccak4x_avx2.c",
+        "src/crypto/keccak4x_avx512vl.c",
         "src/crypto/xwing.c",
         "src/crypto/x25519_dispatch.c",
         "src/crypto/x25519_portable.c",

@@ -6,7 +6,7 @@
  *
  *   S=deps/out/native; gcc -O3 -std=c11 -I$S/include -Isrc/crypto bench/mlkem768.c \
  *     src/crypto/mlkem768.c src/crypto/mlkem768_{portable,avx2,dispatch}.c src/crypto/xwing.c \
- *     src/crypto/keccak4x_avx2.c src/crypto/sha3.c src/crypto/keccak.c src/crypto/keccak_portable.c \
+ *     src/crypto/keccak4x_avx{2,512vl}.c src/crypto/sha3.c src/crypto/keccak.c src/crypto/keccak_portable.c \
  *     $S/lib/libsodium.a -o /tmp/mlkem768 && /tmp/mlkem768 */
 #include <stdio.h>
 #include <stdlib.h>

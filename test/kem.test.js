@@ -5,7 +5,7 @@
 // with node:crypto (SHAKE256, X25519, SHA3-256), round trips, tampering, argument checks, and
 // libsodium-wrappers-sumo 0.8.4 (libsodium 1.0.22 in wasm; sodium-native 5.1.0 has no KEM).
 // ML-KEM-768 and X-Wing are our own C (src/crypto/mlkem768*.c, xwing.c): natively the file runs
-// again in child processes with each kernel set forced (NATRIUM_MLKEM=portable / avx2,
+// again in child processes with each kernel set forced (NATRIUM_MLKEM=portable / avx2 / avx512vl,
 // NATRIUM_DISABLE_SIMD=1) and with libsodium's own code (NATRIUM_MLKEM=libsodium), and gdb shows
 // which one answers. test/c/mlkem768.c compares ours with libsodium's in C on many more seeds.
 const assert = require('assert')
@@ -349,9 +349,16 @@ describe('kem dispatch', function () {
     child({ NATRIUM_MLKEM: 'avx2' })
   })
 
+  it('the AVX2 kernels on the AVX-512VL four-way Keccak pass this file (NATRIUM_MLKEM=avx512vl)', function () {
+    if (!cpuFlags().has('avx512vl')) this.skip()
+    this.timeout(240000)
+    child({ NATRIUM_MLKEM: 'avx512vl' })
+  })
+
   // gdb's dprintf prints a line each time a function is entered: a decapsulation runs
   // libsodium's reference code or ours, and ours one set of kernels.
-  const fns = ['_sodium_mlkem768_ref_dec', 'nat_mlkem768_ours_dec', 'basemul_acc_portable', 'basemul_acc_avx2']
+  const fns = ['_sodium_mlkem768_ref_dec', 'nat_mlkem768_ours_dec', 'matrix_hash_portable', 'matrix_hash_avx2',
+    'matrix_hash_avx512vl', 'basemul_acc_portable', 'basemul_acc_avx2']
   function traced (env) {
     const script = `const s = require(${JSON.stringify(addon)});
       const pk = new Uint8Array(1184), sk = new Uint8Array(2400), ct = new Uint8Array(1088), ss = new Uint8Array(32);
@@ -364,12 +371,17 @@ describe('kem dispatch', function () {
     if (process.platform !== 'linux' || process.arch !== 'x64' || !fs.existsSync(addon) ||
         spawnSync('sh', ['-c', 'command -v gdb']).status !== 0) this.skip()
     this.timeout(120000)
-    const best = cpuFlags().has('avx2') ? 'basemul_acc_avx2' : 'basemul_acc_portable'
-    const [auto, portable, off, libsodium] = await Promise.all([traced({}), traced({ NATRIUM_MLKEM: 'portable' }),
-      traced({ NATRIUM_DISABLE_SIMD: '1' }), traced({ NATRIUM_MLKEM: 'libsodium' })])
-    assert.deepStrictEqual(auto, ['nat_mlkem768_ours_dec', best])
-    assert.deepStrictEqual(portable, ['nat_mlkem768_ours_dec', 'basemul_acc_portable'])
-    assert.deepStrictEqual(off, ['nat_mlkem768_ours_dec', 'basemul_acc_portable'])
+    const flags = cpuFlags()
+    const portableSet = ['nat_mlkem768_ours_dec', 'matrix_hash_portable', 'basemul_acc_portable']
+    const avx2Set = ['nat_mlkem768_ours_dec', 'matrix_hash_avx2', 'basemul_acc_avx2']
+    const best = flags.has('avx512vl') ? ['nat_mlkem768_ours_dec', 'matrix_hash_avx512vl', 'basemul_acc_avx2']
+      : flags.has('avx2') ? avx2Set : portableSet
+    const [auto, portable, off, libsodium, avx2] = await Promise.all([traced({}), traced({ NATRIUM_MLKEM: 'portable' }),
+      traced({ NATRIUM_DISABLE_SIMD: '1' }), traced({ NATRIUM_MLKEM: 'libsodium' }), traced({ NATRIUM_MLKEM: 'avx2' })])
+    assert.deepStrictEqual(auto, best)
+    assert.deepStrictEqual(portable, portableSet)
+    assert.deepStrictEqual(off, portableSet)
+    if (flags.has('avx2')) assert.deepStrictEqual(avx2, avx2Set)
     assert.deepStrictEqual(libsodium, ['_sodium_mlkem768_ref_dec'])
   })
 })

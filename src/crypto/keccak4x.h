@@ -11,6 +11,8 @@
 #define NAT_KECCAK4X_AVX2 1
 /* AVX2 (the caller checks the CPU has it). */
 void nat_keccak4x_permute_avx2(uint64_t s[100]);
+/* AVX-512F + VL on ymm registers (the caller checks the CPU and the OS's zmm state). */
+void nat_keccak4x_permute_avx512vl(uint64_t s[100]);
 #endif
 
 #endif

@@ -38,42 +38,6 @@ static const nat_mlkem768_kernels *kernels(void) {
   return nat_mlkem768_kernels_chosen != NULL ? nat_mlkem768_kernels_chosen : &nat_mlkem768_portable;
 }
 
-/* The representative in [0, q) of any int16_t. */
-static inline uint16_t canonical(int16_t a) {
-  const int16_t r = nat_mlkem_barrett(a);
-  return (uint16_t) (r + ((r >> 15) & Q));
-}
-
-/* Compress_d (section 4.2.1) of x in [0, q): round(2^d x / q) mod 2^d, for d = 1, 4, 10. The
- * division by q is a multiplication: ((x 2^d + 1664) 161271) >> 29 equals the quotient for every
- * such x and d (test/c/mlkem768.c checks all of them), and takes the same time for each. */
-static inline uint32_t compress(uint16_t x, unsigned d) {
-  return (uint32_t) (((((uint64_t) x << d) + Q / 2) * 161271) >> 29) & ((1u << d) - 1);
-}
-
-/* Decompress_d: round(q y / 2^d). */
-static inline int16_t decompress(uint32_t y, unsigned d) {
-  return (int16_t) ((y * Q + (1u << (d - 1))) >> d);
-}
-
-/* ByteEncode_12 of the canonical coefficients. */
-static void encode12(unsigned char r[POLYBYTES], const poly *p) {
-  for (size_t i = 0; i < N / 2; i++) {
-    const uint16_t a = canonical(p->c[2 * i]), b = canonical(p->c[2 * i + 1]);
-    r[3 * i] = (unsigned char) a;
-    r[3 * i + 1] = (unsigned char) (a >> 8 | b << 4);
-    r[3 * i + 2] = (unsigned char) (b >> 4);
-  }
-}
-
-/* ByteDecode_12 without the reduction mod q: values up to 4095, which the kernels accept. */
-static void decode12(poly *p, const unsigned char a[POLYBYTES]) {
-  for (size_t i = 0; i < N / 2; i++) {
-    p->c[2 * i] = (int16_t) ((a[3 * i] | a[3 * i + 1] << 8) & 0xfff);
-    p->c[2 * i + 1] = (int16_t) (a[3 * i + 1] >> 4 | a[3 * i + 2] << 4);
-  }
-}
-
 /* FIPS 203 section 7.2's modulus check: ByteEncode_12(ByteDecode_12(ek)) = ek, i.e. every
  * 12-bit value below q. Public data, so it may stop early. */
 static int ek_is_reduced(const unsigned char ek[POLYVECBYTES]) {
@@ -84,39 +48,17 @@ static int ek_is_reduced(const unsigned char ek[POLYVECBYTES]) {
   return 1;
 }
 
-static void compress_u(unsigned char r[DU_BYTES], const poly *p) {
-  for (size_t i = 0; i < N / 4; i++) {
-    uint32_t t[4];
-    for (size_t j = 0; j < 4; j++) t[j] = compress(canonical(p->c[4 * i + j]), 10);
-    r[5 * i] = (unsigned char) t[0];
-    r[5 * i + 1] = (unsigned char) (t[0] >> 8 | t[1] << 2);
-    r[5 * i + 2] = (unsigned char) (t[1] >> 6 | t[2] << 4);
-    r[5 * i + 3] = (unsigned char) (t[2] >> 4 | t[3] << 6);
-    r[5 * i + 4] = (unsigned char) (t[3] >> 2);
-  }
-}
-
-static void decompress_u(poly *p, const unsigned char a[DU_BYTES]) {
-  for (size_t i = 0; i < N / 4; i++) {
-    const unsigned char *b = a + 5 * i;
-    p->c[4 * i] = decompress((b[0] | (uint32_t) b[1] << 8) & 0x3ff, 10);
-    p->c[4 * i + 1] = decompress((b[1] >> 2 | (uint32_t) b[2] << 6) & 0x3ff, 10);
-    p->c[4 * i + 2] = decompress((b[2] >> 4 | (uint32_t) b[3] << 4) & 0x3ff, 10);
-    p->c[4 * i + 3] = decompress((b[3] >> 6 | (uint32_t) b[4] << 2) & 0x3ff, 10);
-  }
-}
-
 static void compress_v(unsigned char r[DV_BYTES], const poly *p) {
   for (size_t i = 0; i < N / 2; i++) {
-    r[i] = (unsigned char) (compress(canonical(p->c[2 * i]), 4) |
-                            compress(canonical(p->c[2 * i + 1]), 4) << 4);
+    r[i] = (unsigned char) (nat_mlkem_compress(nat_mlkem_canonical(p->c[2 * i]), 4) |
+                            nat_mlkem_compress(nat_mlkem_canonical(p->c[2 * i + 1]), 4) << 4);
   }
 }
 
 static void decompress_v(poly *p, const unsigned char a[DV_BYTES]) {
   for (size_t i = 0; i < N / 2; i++) {
-    p->c[2 * i] = decompress(a[i] & 15u, 4);
-    p->c[2 * i + 1] = decompress(a[i] >> 4, 4);
+    p->c[2 * i] = nat_mlkem_decompress(a[i] & 15u, 4);
+    p->c[2 * i + 1] = nat_mlkem_decompress(a[i] >> 4, 4);
   }
 }
 
@@ -132,7 +74,7 @@ static void from_message(poly *p, const unsigned char m[32]) {
 static void to_message(unsigned char m[32], const poly *p) {
   for (size_t i = 0; i < 32; i++) {
     unsigned byte = 0;
-    for (size_t j = 0; j < 8; j++) byte |= compress(canonical(p->c[8 * i + j]), 1) << j;
+    for (size_t j = 0; j < 8; j++) byte |= nat_mlkem_compress(nat_mlkem_canonical(p->c[8 * i + j]), 1) << j;
     m[i] = (unsigned char) byte;
   }
 }
@@ -176,8 +118,8 @@ static void kpke_keygen(unsigned char ek[PKBYTES], unsigned char dk[POLYVECBYTES
     kn->basemul_acc(&t, a[i], s);
     times_r(&t);
     add_to(&t, &e[i]);
-    encode12(ek + i * POLYBYTES, &t);
-    encode12(dk + i * POLYBYTES, &s[i]);
+    kn->encode12(ek + i * POLYBYTES, &t);
+    kn->encode12(dk + i * POLYBYTES, &s[i]);
   }
   memcpy(ek + POLYVECBYTES, rho_sigma, 32);
   sodium_memzero(rho_sigma, sizeof rho_sigma);
@@ -186,22 +128,22 @@ static void kpke_keygen(unsigned char ek[PKBYTES], unsigned char dk[POLYVECBYTES
 }
 
 /* K-PKE.Encrypt (Algorithm 14): c from ek (decoded unreduced: dec re-encrypts with the ek inside
- * a secret key that nothing checked), the message m and the randomness r. */
-static void kpke_encrypt(unsigned char c[CTBYTES], const unsigned char ek[PKBYTES],
+ * a secret key that nothing checked), its transposed matrix a (sampled by the caller, together
+ * with a hash), the message m and the randomness r. */
+static void kpke_encrypt(unsigned char c[CTBYTES], const unsigned char ek[PKBYTES], const poly a[K][K],
                          const unsigned char m[32], const unsigned char r[32]) {
   const nat_mlkem768_kernels *kn = kernels();
-  poly a[K][K], t[K], noise[2 * K + 1], u, v, mu;
+  poly t[K], noise[2 * K + 1], u, v, mu;
   poly *y = noise, *e1 = noise + K, *e2 = noise + 2 * K;
 
-  for (size_t i = 0; i < K; i++) decode12(&t[i], ek + i * POLYBYTES);
-  kn->matrix(a, ek + POLYVECBYTES, 1);
+  for (size_t i = 0; i < K; i++) kn->decode12(&t[i], ek + i * POLYBYTES);
   kn->noise(noise, 2 * K + 1, r);
   for (size_t i = 0; i < K; i++) kn->ntt(&y[i]);
   for (size_t i = 0; i < K; i++) {
     kn->basemul_acc(&u, a[i], y);
     kn->invntt(&u);
     add_to(&u, &e1[i]);
-    compress_u(c + i * DU_BYTES, &u);
+    kn->compress10(c + i * DU_BYTES, &u);
   }
   kn->basemul_acc(&v, t, y);
   kn->invntt(&v);
@@ -222,9 +164,9 @@ static void kpke_decrypt(unsigned char m[32], const unsigned char dk[POLYVECBYTE
   poly u[K], s[K], v, w;
 
   for (size_t i = 0; i < K; i++) {
-    decompress_u(&u[i], c + i * DU_BYTES);
+    kn->decompress10(&u[i], c + i * DU_BYTES);
     kn->ntt(&u[i]);
-    decode12(&s[i], dk + i * POLYBYTES);
+    kn->decode12(&s[i], dk + i * POLYBYTES);
   }
   kn->basemul_acc(&w, s, u);
   kn->invntt(&w);
@@ -249,11 +191,12 @@ int nat_mlkem768_ours_seed_keypair(unsigned char *pk, unsigned char *sk, const u
 int nat_mlkem768_ours_enc_deterministic(unsigned char *ct, unsigned char *ss,
                                                 const unsigned char *pk, const unsigned char *seed) {
   unsigned char h[32], kr[64];
+  poly a[K][K];
 
   if (!ek_is_reduced(pk)) return -1;
-  nat_sha3256(h, pk, PKBYTES);
+  kernels()->matrix_hash(a, pk + POLYVECBYTES, 1, h, pk, PKBYTES, 0x06); /* H(ek) = SHA3-256 */
   g_hash(kr, seed, h, 32);
-  kpke_encrypt(ct, pk, seed, kr + 32);
+  kpke_encrypt(ct, pk, a, seed, kr + 32);
   memcpy(ss, kr, 32);
   sodium_memzero(kr, sizeof kr);
   return 0;
@@ -275,13 +218,14 @@ static unsigned char differ_mask(const unsigned char *a, const unsigned char *b,
 int nat_mlkem768_ours_dec(unsigned char *ss, const unsigned char *ct, const unsigned char *sk) {
   const unsigned char *ek = sk + POLYVECBYTES, *h = ek + PKBYTES, *z = h + 32;
   unsigned char m[32], kr[64], again[CTBYTES], zc[32 + CTBYTES], reject[32];
+  poly a[K][K];
 
-  kpke_decrypt(m, sk, ct);
-  g_hash(kr, m, h, 32);
-  kpke_encrypt(again, ek, m, kr + 32);
   memcpy(zc, z, 32);
   memcpy(zc + 32, ct, CTBYTES);
-  nat_shake256(reject, 32, zc, sizeof zc);
+  kernels()->matrix_hash(a, ek + POLYVECBYTES, 1, reject, zc, sizeof zc, 0x1f); /* J = SHAKE256 */
+  kpke_decrypt(m, sk, ct);
+  g_hash(kr, m, h, 32);
+  kpke_encrypt(again, ek, a, m, kr + 32);
   const unsigned char mask = differ_mask(ct, again, CTBYTES);
   for (size_t i = 0; i < 32; i++) ss[i] = (unsigned char) (kr[i] ^ (mask & (kr[i] ^ reject[i])));
   sodium_memzero(m, sizeof m);

@@ -224,6 +224,10 @@ AVX2 static void basemul_acc_avx2(nat_mlkem_poly *r, const nat_mlkem_poly a[K], 
   }
 }
 
+/* The four-way Keccak the sampling runs on (keccak4x.h): AVX2's, or AVX-512VL's where the CPU
+ * has it; everything else is the same in both kernel sets. */
+typedef void (*permute4_fn)(uint64_t s[100]);
+
 /* The four-way Keccak's state j as bytes: lanes from..from + count - 1 to out. */
 static void lanes_out(unsigned char *out, const uint64_t s[100], size_t j, size_t count) {
   for (size_t i = 0; i < count; i++) memcpy(out + 8 * i, &s[4 * i + j], 8);
@@ -298,8 +302,6 @@ AVX2 __attribute__((target("popcnt"))) static size_t rej_uniform_avx2(int16_t *o
   return ctr;
 }
 
-/* Four matrix entries: SHAKE128(rho || x || y) each, squeezed a block at a time for all four
- * until each has 256 coefficients (public data: the loop may stop early). */
 /* The first 21 lanes (168 bytes) of each state to out[j]: 4 x 4 blocks of lanes transposed in
  * registers, so that each 32-byte load of the sampling finds one 32-byte store to read from. */
 AVX2 static void squeeze4_168(unsigned char out[4][SHAKE128_RATE + 8], const uint64_t s[100]) {
@@ -318,7 +320,10 @@ AVX2 static void squeeze4_168(unsigned char out[4][SHAKE128_RATE + 8], const uin
   for (size_t j = 0; j < 4; j++) memcpy(out[j] + 160, &s[80 + j], 8);
 }
 
-static void sample_ntt4(nat_mlkem_poly *p[4], const unsigned char rho[32], const unsigned char xy[4][2]) {
+/* Four matrix entries: SHAKE128(rho || x || y) each, squeezed a block at a time for all four
+ * until each has 256 coefficients (public data: the loop may stop early). */
+static void sample_ntt4(nat_mlkem_poly *p[4], const unsigned char rho[32], const unsigned char xy[4][2],
+                        permute4_fn permute4) {
   _Alignas(32) uint64_t s[100];
   _Alignas(32) unsigned char buf[4][SHAKE128_RATE + 8] = {{0}};
   int16_t out[4][N + SAMPLE_SLACK];
@@ -326,7 +331,7 @@ static void sample_ntt4(nat_mlkem_poly *p[4], const unsigned char rho[32], const
 
   absorb4(s, rho, xy, 2, SHAKE128_RATE);
   while (ctr[0] < N || ctr[1] < N || ctr[2] < N || ctr[3] < N) {
-    nat_keccak4x_permute_avx2(s);
+    permute4(s);
     squeeze4_168(buf, s);
     for (size_t j = 0; j < 4; j++) {
       if (ctr[j] < N) ctr[j] = rej_uniform_avx2(out[j], ctr[j], buf[j]);
@@ -335,7 +340,7 @@ static void sample_ntt4(nat_mlkem_poly *p[4], const unsigned char rho[32], const
   for (size_t j = 0; j < 4; j++) memcpy(p[j]->c, out[j], sizeof p[j]->c);
 }
 
-static void matrix_avx2(nat_mlkem_poly a[K][K], const unsigned char rho[32], int transposed) {
+static void matrix4(nat_mlkem_poly a[K][K], const unsigned char rho[32], int transposed, permute4_fn permute4) {
   nat_mlkem_poly *p[4];
   unsigned char xy[4][2];
 
@@ -346,26 +351,131 @@ static void matrix_avx2(nat_mlkem_poly a[K][K], const unsigned char rho[32], int
       xy[j][0] = (unsigned char) (transposed ? i : l);
       xy[j][1] = (unsigned char) (transposed ? l : i);
     }
-    sample_ntt4(p, rho, xy);
+    sample_ntt4(p, rho, xy, permute4);
   }
   /* the ninth on one state: four-way Keccak for one is slower than the scalar one */
   nat_mlkem_sample_ntt(&a[K - 1][K - 1], rho, K - 1, K - 1);
 }
 
-/* Noise four at a time; two or fewer left go to the scalar Keccak, which is quicker for them. */
-static void noise_avx2(nat_mlkem_poly *p, size_t n, const unsigned char sigma[32]) {
+/* The matrix's nine entries (SHAKE128(rho || x || y) each, squeezed until 256 coefficients)
+ * and the sponge of rate 136 beside it (H(ek) or J(z || c): its blocks, then 32 bytes out), as
+ * jobs on the four lanes of the four-way Keccak: the hash on lane 0, the entries on the others,
+ * and a lane whose job is done takes the next entry, so few permutations run with idle lanes
+ * (the hash's 9 blocks against 3 lanes of three entries of about 3 blocks each) and none on the
+ * scalar Keccak. The loop branches on the sampling's progress, i.e. on rho (public), and on
+ * the hash input's length; the hash's bytes are only xored in. Without a hash (in = NULL, as in
+ * keygen) all four lanes sample: that pays on the AVX-512VL Keccak, but on AVX2's 27 lane-blocks
+ * on 4 lanes measured slower than matrix4's two groups of four and the ninth entry on the
+ * scalar Keccak. */
+#define NO_JOB 255
+static void matrix_hash4(nat_mlkem_poly a[K][K], const unsigned char rho[32], int transposed,
+                         unsigned char out[32], const unsigned char *in, size_t inlen,
+                         unsigned char domain, permute4_fn permute4) {
+  _Alignas(32) uint64_t s[100];
+  _Alignas(32) unsigned char buf[4][SHAKE128_RATE + 8] = {{0}};
+  unsigned char last[SHAKE256_RATE];
+  int16_t coeffs[4][N + SAMPLE_SLACK];
+  size_t ctr[4] = {0, 0, 0, 0};
+  unsigned char entry[4], fresh[4];
+  uint64_t rho_words[4];
+  const size_t hash_blocks = in != NULL ? inlen / SHAKE256_RATE + 1 : 0, tail = inlen % SHAKE256_RATE;
+  size_t hashed = 0, next = 0;
+
+  memcpy(rho_words, rho, 32);
+  memset(s, 0, sizeof s);
+  for (size_t j = 0; j < 4; j++) {
+    entry[j] = j == 0 && hash_blocks > 0 ? NO_JOB : (unsigned char) next++;
+    fresh[j] = 1;
+  }
+  memset(last, 0, sizeof last);
+  if (hash_blocks > 0) {
+    memcpy(last, in + inlen - tail, tail);
+    last[tail] = domain;
+    last[SHAKE256_RATE - 1] |= 0x80;
+  }
+  for (;;) {
+    /* a new matrix entry's one block: rho, x, y and SHAKE128's padding */
+    for (size_t j = 0; j < 4; j++) {
+      if (entry[j] == NO_JOB || !fresh[j]) continue;
+      const unsigned i = entry[j] / K, l = entry[j] % K;
+      const unsigned x = transposed ? i : l, y = transposed ? l : i;
+      for (size_t w = 0; w < 25; w++) s[4 * w + j] = 0;
+      for (size_t w = 0; w < 4; w++) s[4 * w + j] = rho_words[w];
+      s[16 + j] = (uint64_t) x | (uint64_t) y << 8 | (uint64_t) 0x1f << 16;
+      s[4 * (SHAKE128_RATE / 8 - 1) + j] = (uint64_t) 0x80 << 56;
+      fresh[j] = 0;
+      ctr[j] = 0;
+    }
+    /* the hash's next block into lane 0 */
+    const int hashing = hashed < hash_blocks;
+    if (hashing) {
+      const unsigned char *block = hashed + 1 < hash_blocks ? in + hashed * SHAKE256_RATE : last;
+      for (size_t w = 0; w < SHAKE256_RATE / 8; w++) {
+        uint64_t v;
+        memcpy(&v, block + 8 * w, 8);
+        s[4 * w] ^= v;
+      }
+    }
+    permute4(s);
+    if (hashing && ++hashed == hash_blocks) lanes_out(out, s, 0, 4);
+    squeeze4_168(buf, s);
+    int busy = hashed < hash_blocks;
+    for (size_t j = 0; j < 4; j++) {
+      if (entry[j] != NO_JOB) {
+        ctr[j] = rej_uniform_avx2(coeffs[j], ctr[j], buf[j]);
+        if (ctr[j] >= N) {
+          memcpy(a[entry[j] / K][entry[j] % K].c, coeffs[j], sizeof a[0][0].c);
+          entry[j] = NO_JOB;
+        }
+      }
+      /* a free lane (lane 0 once the hash is out) takes the next entry */
+      if (entry[j] == NO_JOB && !(j == 0 && hashed < hash_blocks) && next < K * K) {
+        entry[j] = (unsigned char) next++;
+        fresh[j] = 1;
+      }
+      if (entry[j] != NO_JOB) busy = 1;
+    }
+    if (!busy) break;
+  }
+  /* lane 0's states are the hash's (J's input holds the secret z, and Keccak is invertible) */
+  sodium_memzero(s, sizeof s);
+  sodium_memzero(buf[0], sizeof buf[0]);
+  sodium_memzero(last, sizeof last);
+}
+
+/* SamplePolyCBD_2 of 128 bytes as nat_mlkem_cbd2, sixteen bytes (32 coefficients) at a time: in
+ * each byte the sums of bit pairs (x & 0x55) + (x >> 1 & 0x55), the low 2-bit sum minus the next
+ * one for the even coefficient and the high two's difference for the odd one, interleaved
+ * (vpunpck*bw) and widened to 16 bits. */
+AVX2 static void cbd2_avx2(nat_mlkem_poly *p, const unsigned char buf[128]) {
+  const __m128i m55 = _mm_set1_epi8(0x55), m03 = _mm_set1_epi8(0x03);
+  for (size_t i = 0; i < 8; i++) {
+    const __m128i t = _mm_loadu_si128((const __m128i *) (const void *) (buf + 16 * i));
+    const __m128i u = _mm_add_epi8(_mm_and_si128(t, m55), _mm_and_si128(_mm_srli_epi16(t, 1), m55));
+    const __m128i lo = _mm_sub_epi8(_mm_and_si128(u, m03), _mm_and_si128(_mm_srli_epi16(u, 2), m03));
+    const __m128i hi = _mm_sub_epi8(_mm_and_si128(_mm_srli_epi16(u, 4), m03),
+                                    _mm_and_si128(_mm_srli_epi16(u, 6), m03));
+    STOREV(p, 2 * i, _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(lo, hi)));
+    STOREV(p, 2 * i + 1, _mm256_cvtepi8_epi16(_mm_unpackhi_epi8(lo, hi)));
+  }
+}
+
+/* Noise four at a time; fewer than `fewest` left go to the scalar Keccak: on AVX2 two or fewer
+ * are quicker there, on AVX-512VL the four-way permutation beats even one scalar one. */
+static void noise4(nat_mlkem_poly *p, size_t n, const unsigned char sigma[32], permute4_fn permute4,
+                   size_t fewest) {
   _Alignas(32) uint64_t s[100];
   unsigned char buf[128], nonces[4][2];
   size_t k = 0;
 
-  while (n - k >= 3) {
+  while (n - k >= fewest) {
     const size_t m = n - k < 4 ? n - k : 4;
     for (size_t j = 0; j < 4; j++) nonces[j][0] = (unsigned char) (k + j);
     absorb4(s, sigma, nonces, 1, SHAKE256_RATE);
-    nat_keccak4x_permute_avx2(s);
+    permute4(s);
     for (size_t j = 0; j < m; j++) {
       lanes_out(buf, s, j, 16);
-      nat_mlkem_cbd2(&p[k + j], buf);
+      cbd2_avx2(&p[k + j], buf);
     }
     k += m;
   }
@@ -374,7 +484,129 @@ static void noise_avx2(nat_mlkem_poly *p, size_t n, const unsigned char sigma[32
   sodium_memzero(buf, sizeof buf);
 }
 
+static void matrix_avx2(nat_mlkem_poly a[K][K], const unsigned char rho[32], int transposed) {
+  matrix4(a, rho, transposed, nat_keccak4x_permute_avx2);
+}
+
+static void matrix_hash_avx2(nat_mlkem_poly a[K][K], const unsigned char rho[32], int transposed,
+                             unsigned char out[32], const unsigned char *in, size_t inlen,
+                             unsigned char domain) {
+  matrix_hash4(a, rho, transposed, out, in, inlen, domain, nat_keccak4x_permute_avx2);
+}
+
+static void noise_avx2(nat_mlkem_poly *p, size_t n, const unsigned char sigma[32]) {
+  noise4(p, n, sigma, nat_keccak4x_permute_avx2, 3);
+}
+
+static void matrix_avx512vl(nat_mlkem_poly a[K][K], const unsigned char rho[32], int transposed) {
+  matrix_hash4(a, rho, transposed, NULL, NULL, 0, 0, nat_keccak4x_permute_avx512vl);
+}
+
+static void matrix_hash_avx512vl(nat_mlkem_poly a[K][K], const unsigned char rho[32], int transposed,
+                                 unsigned char out[32], const unsigned char *in, size_t inlen,
+                                 unsigned char domain) {
+  matrix_hash4(a, rho, transposed, out, in, inlen, domain, nat_keccak4x_permute_avx512vl);
+}
+
+static void noise_avx512vl(nat_mlkem_poly *p, size_t n, const unsigned char sigma[32]) {
+  noise4(p, n, sigma, nat_keccak4x_permute_avx512vl, 1);
+}
+
+/* The representative in [0, q) of each lane, for any int16_t. */
+INLINE __m256i canonical(__m256i a) {
+  const __m256i r = barrett(a);
+  return ADD(r, _mm256_and_si256(_mm256_srai_epi16(r, 15), V16(Q)));
+}
+
+/* Sixteen coefficients in 24 bytes a register: each pair a + 2^12 b in a 32-bit lane (vpmaddwd),
+ * its three low bytes gathered per 128-bit half (vpshufb), the halves' twelve bytes joined
+ * (vpermd) and stored as 16 + 8 bytes. */
+AVX2 static void encode12_avx2(unsigned char r[384], const nat_mlkem_poly *p) {
+  const __m256i pack = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+                                        0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+  const __m256i join = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 7);
+  for (size_t i = 0; i < 16; i++) {
+    const __m256i w = _mm256_madd_epi16(canonical(LOADV(p, i)), _mm256_set1_epi32(0x10000001));
+    const __m256i b = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(w, pack), join);
+    _mm_storeu_si128((__m128i *) (void *) (r + 24 * i), _mm256_castsi256_si128(b));
+    _mm_storel_epi64((__m128i *) (void *) (r + 24 * i + 16), _mm256_extracti128_si256(b, 1));
+  }
+}
+
+/* The reverse: 24 bytes read as 16 + 8 (no byte beyond the 384), bytes 0-11 to the low half and
+ * 12-23 to the high one (vpermd), each coefficient's two bytes to a 16-bit lane (vpshufb), the
+ * odd ones shifted down by 4, all masked to 12 bits (as the matrix sampling does). */
+AVX2 static void decode12_avx2(nat_mlkem_poly *p, const unsigned char a[384]) {
+  const __m256i split = _mm256_setr_epi32(0, 1, 2, 2, 3, 4, 5, 5);
+  const __m256i spread = _mm256_setr_epi8(0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11,
+                                          0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11);
+  for (size_t i = 0; i < 16; i++) {
+    const __m128i lo = _mm_loadu_si128((const __m128i *) (const void *) (a + 24 * i));
+    const __m128i hi = _mm_loadl_epi64((const __m128i *) (const void *) (a + 24 * i + 16));
+    const __m256i v = _mm256_permutevar8x32_epi32(_mm256_set_m128i(hi, lo), split);
+    __m256i x = _mm256_shuffle_epi8(v, spread);
+    x = _mm256_blend_epi16(x, _mm256_srli_epi16(x, 4), 0xaa);
+    STOREV(p, i, _mm256_and_si256(x, V16(0xfff)));
+  }
+}
+
+/* Compress_10 of x in [0, q) in 32-bit lanes: ((x 161271 + 261911) >> 19) mod 2^10 equals
+ * round(2^10 x / q) mod 2^10 for every such x (test/c/mlkem768.c compares the kernel with the
+ * portable one on every coefficient value). */
+INLINE __m256i compress10_32(__m256i x) {
+  const __m256i t = _mm256_add_epi32(_mm256_mullo_epi32(x, _mm256_set1_epi32(161271)), _mm256_set1_epi32(261911));
+  return _mm256_and_si256(_mm256_srli_epi32(t, 19), _mm256_set1_epi32(0x3ff));
+}
+
+/* Sixteen coefficients in 20 bytes a register: compressed in 32-bit lanes and packed back to
+ * 16 bits in order, pairs joined to 20 bits (vpmaddwd), 32-bit pairs to 40 bits in each 64-bit
+ * lane, whose five bytes vpshufb gathers: ten per 128-bit half, stored at 20 i and 20 i + 10 as
+ * 16 bytes each (the six bytes past them are overwritten by the next store; the last register
+ * goes through a buffer, so nothing is written beyond the 320). */
+AVX2 static void compress10_avx2(unsigned char r[320], const nat_mlkem_poly *p) {
+  const __m256i pack = _mm256_setr_epi8(0, 1, 2, 3, 4, 8, 9, 10, 11, 12, -1, -1, -1, -1, -1, -1,
+                                        0, 1, 2, 3, 4, 8, 9, 10, 11, 12, -1, -1, -1, -1, -1, -1);
+  const __m256i low32 = _mm256_set1_epi64x(0xffffffff);
+  unsigned char last[32];
+  for (size_t i = 0; i < 16; i++) {
+    const __m256i x = canonical(LOADV(p, i));
+    const __m256i ylo = compress10_32(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(x)));
+    const __m256i yhi = compress10_32(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(x, 1)));
+    const __m256i y = _mm256_permute4x64_epi64(_mm256_packus_epi32(ylo, yhi), 0xd8);
+    const __m256i w = _mm256_madd_epi16(y, _mm256_set1_epi32(0x04000001));
+    const __m256i z = _mm256_or_si256(_mm256_and_si256(w, low32), _mm256_srli_epi64(_mm256_andnot_si256(low32, w), 12));
+    const __m256i b = _mm256_shuffle_epi8(z, pack);
+    unsigned char *out = i < 15 ? r + 20 * i : last;
+    _mm_storeu_si128((__m128i *) (void *) out, _mm256_castsi256_si128(b));
+    _mm_storeu_si128((__m128i *) (void *) (out + 10), _mm256_extracti128_si256(b, 1));
+  }
+  memcpy(r + 300, last, 20);
+}
+
+/* The reverse: bytes 0-9 of each 20 to the low half, 10-19 to the high one (read as the last
+ * ten of the 16 at 20 i + 4, so no byte beyond the 320 is read), each coefficient's two bytes
+ * to a 16-bit lane, shifted left (by a product) so its ten bits are the lane's top ten, then
+ * Decompress_10 as vpmulhrsw(y 2^5, q) = (y q + 2^9) >> 10. */
+AVX2 static void decompress10_avx2(nat_mlkem_poly *p, const unsigned char a[320]) {
+  const __m256i spread = _mm256_setr_epi8(0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 6, 7, 7, 8, 8, 9,
+                                          6, 7, 7, 8, 8, 9, 9, 10, 11, 12, 12, 13, 13, 14, 14, 15);
+  const __m256i up = _mm256_setr_epi16(64, 16, 4, 1, 64, 16, 4, 1, 64, 16, 4, 1, 64, 16, 4, 1);
+  for (size_t i = 0; i < 16; i++) {
+    const __m128i lo = _mm_loadu_si128((const __m128i *) (const void *) (a + 20 * i));
+    const __m128i hi = _mm_loadu_si128((const __m128i *) (const void *) (a + 20 * i + 4));
+    const __m256i x = _mm256_mullo_epi16(_mm256_shuffle_epi8(_mm256_set_m128i(hi, lo), spread), up);
+    const __m256i y32 = _mm256_and_si256(_mm256_srli_epi16(x, 1), V16(0x7fe0));
+    STOREV(p, i, _mm256_mulhrs_epi16(y32, V16(Q)));
+  }
+}
+
 const nat_mlkem768_kernels nat_mlkem768_avx2 = {
-  "avx2", ntt_avx2, invntt_avx2, basemul_acc_avx2, matrix_avx2, noise_avx2,
+  "avx2", ntt_avx2, invntt_avx2, basemul_acc_avx2, matrix_avx2, matrix_hash_avx2, noise_avx2,
+  encode12_avx2, decode12_avx2, compress10_avx2, decompress10_avx2,
+};
+
+const nat_mlkem768_kernels nat_mlkem768_avx512vl = {
+  "avx512vl", ntt_avx2, invntt_avx2, basemul_acc_avx2, matrix_avx512vl, matrix_hash_avx512vl,
+  noise_avx512vl, encode12_avx2, decode12_avx2, compress10_avx2, decompress10_avx2,
 };
 #endif

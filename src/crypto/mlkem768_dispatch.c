@@ -1,9 +1,11 @@
 /* ML-KEM-768 and X-Wing: the functions of mlkem768.h, and the choice of what runs them, made
  * once when the library is loaded (before any thread can call in):
+ *   x86-64 with AVX-512F + VL (and the OS saving zmm state)   the AVX2 kernels on the
+ *                                      AVX-512VL four-way Keccak ("avx512vl")
  *   x86-64 with AVX2 (and the OS saving ymm state)   the AVX2 kernels ("avx2")
  *   everything else, wasm32 included                 the portable C ("portable")
- * NATRIUM_DISABLE_SIMD set (and not "0") keeps the portable C; NATRIUM_MLKEM=portable or avx2
- * forces those kernels (if the CPU has them), NATRIUM_MLKEM=libsodium libsodium's own
+ * NATRIUM_DISABLE_SIMD set (and not "0") keeps the portable C; NATRIUM_MLKEM=portable, avx2 or
+ * avx512vl forces those kernels (if the CPU has them; else the best it has), NATRIUM_MLKEM=libsodium libsodium's own
  * crypto_kem_mlkem768_* and crypto_kem_xwing_* (reference C on every CPU), so the tests and the
  * benchmarks run every path on one machine. */
 #include <sodium.h>
@@ -113,6 +115,17 @@ static int cpu_has_avx2(void) {
   if (__get_cpuid_max(0, NULL) >= 7) __cpuid_count(7, 0, a, b7, c, d);
   return (xcr0 & 0x06) == 0x06 && (b7 >> 5 & 1);
 }
+
+/* CPUID leaf 7 EBX bits 16 (AVX512F) and 31 (AVX512VL); XCR0 bits 5 to 7: the OS saves the
+ * opmask and zmm state, without which EVEX instructions fault even on ymm registers. */
+static int cpu_has_avx512vl(void) {
+  unsigned int a, b7 = 0, c, d, xcr0, xcr0_hi;
+
+  if (!cpu_has_avx2()) return 0;
+  __asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(xcr0_hi) : "c"(0));
+  __cpuid_count(7, 0, a, b7, c, d);
+  return (xcr0 & 0xe6) == 0xe6 && (b7 >> 16 & 1) && (b7 >> 31 & 1);
+}
 #endif
 
 __attribute__((constructor)) static void nat_mlkem768_dispatch(void) {
@@ -121,9 +134,11 @@ __attribute__((constructor)) static void nat_mlkem768_dispatch(void) {
   const nat_mlkem768_kernels *best = &nat_mlkem768_portable;
 
 #ifdef NAT_MLKEM_X86
+  const nat_mlkem768_kernels *avx2 = NULL;
   if (cpu_has_avx2()) {
     nat_mlkem768_avx2_init();
-    best = &nat_mlkem768_avx2;
+    best = avx2 = &nat_mlkem768_avx2;
+    if (cpu_has_avx512vl()) best = &nat_mlkem768_avx512vl;
   }
 #endif
   if (force != NULL && strcmp(force, "libsodium") == 0) {
@@ -132,8 +147,12 @@ __attribute__((constructor)) static void nat_mlkem768_dispatch(void) {
     nat_mlkem768_kernels_chosen = &nat_mlkem768_portable;
   } else if (force != NULL && strcmp(force, "portable") == 0) {
     nat_mlkem768_kernels_chosen = &nat_mlkem768_portable;
+#ifdef NAT_MLKEM_X86
+  } else if (force != NULL && strcmp(force, "avx2") == 0 && avx2 != NULL) {
+    nat_mlkem768_kernels_chosen = avx2;
+#endif
   } else {
-    nat_mlkem768_kernels_chosen = best; /* "avx2" forced or not: the best this CPU has */
+    nat_mlkem768_kernels_chosen = best; /* "avx512vl" forced or not: the best this CPU has */
   }
 }
 #endif

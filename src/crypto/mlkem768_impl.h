@@ -40,10 +40,24 @@ typedef struct nat_mlkem768_kernels {
    * SampleNTT(rho || j || i), or SampleNTT(rho || i || j) transposed; coefficients in [0, q). */
   void (*matrix)(nat_mlkem_poly a[NAT_MLKEM_K][NAT_MLKEM_K], const unsigned char rho[32],
                  int transposed);
+  /* matrix(a, rho, transposed), and besides out = the first 32 bytes of the rate-136 Keccak
+   * sponge of in with the padding byte domain: 0x06 SHA3-256 (H of a public key), 0x1f
+   * SHAKE256 (J(z || c)), which may then share permutations with the matrix's sampling. */
+  void (*matrix_hash)(nat_mlkem_poly a[NAT_MLKEM_K][NAT_MLKEM_K], const unsigned char rho[32],
+                      int transposed, unsigned char out[32], const unsigned char *in, size_t inlen,
+                      unsigned char domain);
   /* Algorithm 8 with eta = 2: p[k] = SamplePolyCBD_2(PRF_2(sigma, k)) for k < n (n <= 2K + 1:
    * K-PKE.KeyGen's s and e, K-PKE.Encrypt's y, e1 and e2, each in one call); coefficients in
    * [-2, 2]. */
   void (*noise)(nat_mlkem_poly *p, size_t n, const unsigned char sigma[32]);
+  /* ByteEncode_12 of the representatives in [0, q) of any int16_t coefficients (section 4.2.1). */
+  void (*encode12)(unsigned char r[384], const nat_mlkem_poly *p);
+  /* ByteDecode_12 without the reduction mod q: values up to 4095, which the kernels accept. */
+  void (*decode12)(nat_mlkem_poly *p, const unsigned char a[384]);
+  /* ByteEncode_10(Compress_10) of any int16_t coefficients (reduced mod q first), and
+   * Decompress_10(ByteDecode_10): out in [0, q). */
+  void (*compress10)(unsigned char r[320], const nat_mlkem_poly *p);
+  void (*decompress10)(nat_mlkem_poly *p, const unsigned char a[320]);
 } nat_mlkem768_kernels;
 
 /* Portable C, every platform (mlkem768_portable.c); the scalar pieces the vector kernels reuse. */
@@ -57,6 +71,21 @@ static inline int16_t nat_mlkem_montgomery(int32_t a) {
 static inline int16_t nat_mlkem_barrett(int16_t a) {
   const int16_t t = (int16_t) (((int32_t) a * 20159 + (1 << 25)) >> 26);
   return (int16_t) (a - t * NAT_MLKEM_Q);
+}
+/* The representative in [0, q) of any int16_t. */
+static inline uint16_t nat_mlkem_canonical(int16_t a) {
+  const int16_t r = nat_mlkem_barrett(a);
+  return (uint16_t) (r + ((r >> 15) & NAT_MLKEM_Q));
+}
+/* Compress_d (section 4.2.1) of x in [0, q): round(2^d x / q) mod 2^d, for d = 1, 4, 10. The
+ * division by q is a multiplication: ((x 2^d + 1664) 161271) >> 29 equals the quotient for every
+ * such x and d (test/c/mlkem768.c checks all of them), and takes the same time for each. */
+static inline uint32_t nat_mlkem_compress(uint16_t x, unsigned d) {
+  return (uint32_t) (((((uint64_t) x << d) + NAT_MLKEM_Q / 2) * 161271) >> 29) & ((1u << d) - 1);
+}
+/* Decompress_d: round(q y / 2^d). */
+static inline int16_t nat_mlkem_decompress(uint32_t y, unsigned d) {
+  return (int16_t) ((y * NAT_MLKEM_Q + (1u << (d - 1))) >> d);
 }
 /* zeta^BitRev7(i) R mod q and the gammas zeta^(2 BitRev7(i) + 1) R mod q, centred. */
 extern const int16_t nat_mlkem_zetas[128];
@@ -76,7 +105,10 @@ void nat_mlkem_cbd2(nat_mlkem_poly *p, const unsigned char buf[128]);
 #define NAT_MLKEM_X86 1
 /* AVX2 (mlkem768_avx2.c): 16 coefficients per ymm, four-way Keccak (keccak4x_avx2.c). */
 extern const nat_mlkem768_kernels nat_mlkem768_avx2;
-/* Fills the AVX2 rejection sampling's table: once, before nat_mlkem768_avx2 is used. */
+/* The same with the four-way Keccak in AVX-512VL (keccak4x_avx512vl.c): vprolq and vpternlogq
+ * on ymm registers. */
+extern const nat_mlkem768_kernels nat_mlkem768_avx512vl;
+/* Fills the AVX2 rejection sampling's table: once, before nat_mlkem768_avx2 or _avx512vl is used. */
 void nat_mlkem768_avx2_init(void);
 #endif
 

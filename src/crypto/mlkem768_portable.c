@@ -7,6 +7,7 @@
 
 #include "keccak.h"
 #include "mlkem768_impl.h"
+#include "sha3.h"
 
 /* zeta^BitRev7(i) R mod q (zeta = 17, FIPS 203 section 4.3), centred: Algorithm 9 takes them in
  * order from i = 1, Algorithm 10 backwards from 127. */
@@ -137,6 +138,14 @@ static void matrix_portable(nat_mlkem_poly a[NAT_MLKEM_K][NAT_MLKEM_K], const un
   }
 }
 
+static void matrix_hash_portable(nat_mlkem_poly a[NAT_MLKEM_K][NAT_MLKEM_K],
+                                 const unsigned char rho[32], int transposed, unsigned char out[32],
+                                 const unsigned char *in, size_t inlen, unsigned char domain) {
+  matrix_portable(a, rho, transposed);
+  if (domain == 0x06) nat_sha3256(out, in, inlen);
+  else nat_shake256(out, 32, in, inlen);
+}
+
 /* Two bits of each 4-bit group summed minus the other two (Algorithm 8, eta = 2): adding the
  * word's even and odd bits gives the four 2-bit sums of each byte at once. */
 void nat_mlkem_cbd2(nat_mlkem_poly *p, const unsigned char buf[128]) {
@@ -168,6 +177,48 @@ static void noise_portable(nat_mlkem_poly *p, size_t n, const unsigned char sigm
   for (size_t k = 0; k < n; k++) nat_mlkem_noise1(&p[k], sigma, (unsigned char) k);
 }
 
+/* Two coefficients in three bytes, low first. */
+static void encode12_portable(unsigned char r[384], const nat_mlkem_poly *p) {
+  for (size_t i = 0; i < NAT_MLKEM_N / 2; i++) {
+    const uint16_t a = nat_mlkem_canonical(p->c[2 * i]), b = nat_mlkem_canonical(p->c[2 * i + 1]);
+    r[3 * i] = (unsigned char) a;
+    r[3 * i + 1] = (unsigned char) (a >> 8 | b << 4);
+    r[3 * i + 2] = (unsigned char) (b >> 4);
+  }
+}
+
+static void decode12_portable(nat_mlkem_poly *p, const unsigned char a[384]) {
+  for (size_t i = 0; i < NAT_MLKEM_N / 2; i++) {
+    p->c[2 * i] = (int16_t) ((a[3 * i] | a[3 * i + 1] << 8) & 0xfff);
+    p->c[2 * i + 1] = (int16_t) (a[3 * i + 1] >> 4 | a[3 * i + 2] << 4);
+  }
+}
+
+/* Four coefficients in five bytes. */
+static void compress10_portable(unsigned char r[320], const nat_mlkem_poly *p) {
+  for (size_t i = 0; i < NAT_MLKEM_N / 4; i++) {
+    uint32_t t[4];
+    for (size_t j = 0; j < 4; j++) t[j] = nat_mlkem_compress(nat_mlkem_canonical(p->c[4 * i + j]), 10);
+    r[5 * i] = (unsigned char) t[0];
+    r[5 * i + 1] = (unsigned char) (t[0] >> 8 | t[1] << 2);
+    r[5 * i + 2] = (unsigned char) (t[1] >> 6 | t[2] << 4);
+    r[5 * i + 3] = (unsigned char) (t[2] >> 4 | t[3] << 6);
+    r[5 * i + 4] = (unsigned char) (t[3] >> 2);
+  }
+}
+
+static void decompress10_portable(nat_mlkem_poly *p, const unsigned char a[320]) {
+  for (size_t i = 0; i < NAT_MLKEM_N / 4; i++) {
+    const unsigned char *b = a + 5 * i;
+    p->c[4 * i] = nat_mlkem_decompress((b[0] | (uint32_t) b[1] << 8) & 0x3ff, 10);
+    p->c[4 * i + 1] = nat_mlkem_decompress((b[1] >> 2 | (uint32_t) b[2] << 6) & 0x3ff, 10);
+    p->c[4 * i + 2] = nat_mlkem_decompress((b[2] >> 4 | (uint32_t) b[3] << 4) & 0x3ff, 10);
+    p->c[4 * i + 3] = nat_mlkem_decompress((b[3] >> 6 | (uint32_t) b[4] << 2) & 0x3ff, 10);
+  }
+}
+
 const nat_mlkem768_kernels nat_mlkem768_portable = {
-  "portable", ntt_portable, invntt_portable, basemul_acc_portable, matrix_portable, noise_portable,
+  "portable", ntt_portable, invntt_portable, basemul_acc_portable, matrix_portable,
+  matrix_hash_portable, noise_portable,
+  encode12_portable, decode12_portable, compress10_portable, decompress10_portable,
 };

@@ -11,8 +11,8 @@
  * sampling branches on by design, is declassified where keygen derives it (NAT_DECLASSIFY).
  * MLKEM_TRIALS=n sets the number of random seeds (default 2000, 40 under valgrind).
  *
- * cc-sources: src/crypto/mlkem768_portable.c src/crypto/mlkem768_avx2.c src/crypto/keccak4x_avx2.c src/crypto/mlkem768_dispatch.c src/crypto/xwing.c src/crypto/sha3.c src/crypto/keccak.c src/crypto/keccak_portable.c
- * run-env: NATRIUM_MLKEM=portable NATRIUM_MLKEM=avx2 NATRIUM_DISABLE_SIMD=1 */
+ * cc-sources: src/crypto/mlkem768_portable.c src/crypto/mlkem768_avx2.c src/crypto/keccak4x_avx2.c src/crypto/keccak4x_avx512vl.c src/crypto/mlkem768_dispatch.c src/crypto/xwing.c src/crypto/sha3.c src/crypto/keccak.c src/crypto/keccak_portable.c
+ * run-env: NATRIUM_MLKEM=portable NATRIUM_MLKEM=avx2 NATRIUM_MLKEM=avx512vl NATRIUM_DISABLE_SIMD=1 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,13 +33,13 @@ static void test_compress(void) {
   for (unsigned d = 1; d <= 11; d++) {
     for (uint16_t x = 0; x < Q; x++) {
       const uint32_t want = (((uint32_t) x << d) * 2 + Q) / (2 * Q) % (1u << d);
-      CHECK(compress(x, d) == want, "d %u x %u", d, x);
+      CHECK(nat_mlkem_compress(x, d) == want, "d %u x %u", d, x);
     }
   }
   for (int a = -32768; a < 32768; a++) {
     const int16_t r = nat_mlkem_barrett((int16_t) a);
     CHECK(r >= -(Q - 1) / 2 && r <= (Q - 1) / 2 && (r - a) % Q == 0, "barrett %d", a);
-    CHECK(canonical((int16_t) a) == ((a % Q) + Q) % Q, "canonical %d", a);
+    CHECK(nat_mlkem_canonical((int16_t) a) == ((a % Q) + Q) % Q, "canonical %d", a);
   }
 }
 
@@ -60,7 +60,7 @@ static void test_kernels(void) {
     kn->basemul_acc(&x, a, b);
     ref->basemul_acc(&y, a, b);
     for (size_t i = 0; i < N; i++) {
-      CHECK(x.c[i] > -Q && x.c[i] < Q && canonical(x.c[i]) == canonical(y.c[i]), "basemul %d %zu", trial, i);
+      CHECK(x.c[i] > -Q && x.c[i] < Q && nat_mlkem_canonical(x.c[i]) == nat_mlkem_canonical(y.c[i]), "basemul %d %zu", trial, i);
     }
     x = b[0];
     y = b[0];
@@ -68,14 +68,14 @@ static void test_kernels(void) {
     kn->ntt(&x);
     ref->ntt(&y);
     for (size_t i = 0; i < N; i++) {
-      CHECK(x.c[i] > -Q && x.c[i] < Q && canonical(x.c[i]) == canonical(y.c[i]), "ntt %d %zu", trial, i);
+      CHECK(x.c[i] > -Q && x.c[i] < Q && nat_mlkem_canonical(x.c[i]) == nat_mlkem_canonical(y.c[i]), "ntt %d %zu", trial, i);
     }
     x = b[1];
     y = b[1];
     kn->invntt(&x);
     ref->invntt(&y);
     for (size_t i = 0; i < N; i++) {
-      CHECK(x.c[i] > -Q && x.c[i] < Q && canonical(x.c[i]) == canonical(y.c[i]), "invntt %d %zu", trial, i);
+      CHECK(x.c[i] > -Q && x.c[i] < Q && nat_mlkem_canonical(x.c[i]) == nat_mlkem_canonical(y.c[i]), "invntt %d %zu", trial, i);
     }
     unsigned char seed[32];
     randombytes_buf(seed, sizeof seed);
@@ -83,10 +83,40 @@ static void test_kernels(void) {
     kn->matrix(m1, seed, trial & 1);
     ref->matrix(m2, seed, trial & 1);
     CHECK(memcmp(m1, m2, sizeof m1) == 0, "matrix %d", trial);
+    /* with a hash beside: every length up to 2 blocks and around each multiple of the rate */
+    unsigned char msg[1300], h1[32], h2[32];
+    const size_t lens[6] = {PK, 32 + CT, 136 * (size_t) (trial % 9) + 135, 136 * (size_t) (trial % 9),
+                            136 * (size_t) (trial % 9) + 1, (size_t) trial};
+    const size_t len = lens[trial % 6];
+    const unsigned char domain = trial & 2 ? 0x06 : 0x1f;
+    randombytes_buf(msg, sizeof msg);
+    kn->matrix_hash(m1, seed, trial & 1, h1, msg, len, domain);
+    ref->matrix_hash(m2, seed, trial & 1, h2, msg, len, domain);
+    CHECK(memcmp(m1, m2, sizeof m1) == 0 && memcmp(h1, h2, 32) == 0, "matrix_hash %d %zu", trial, len);
     const size_t n = 1 + (size_t) trial % (2 * K + 1);
     kn->noise(n1, n, seed);
     ref->noise(n2, n, seed);
     CHECK(memcmp(n1, n2, n * sizeof n1[0]) == 0, "noise %d", trial);
+    /* the encodings: any int16_t in (every 16-bit value across the trials), any bytes back */
+    unsigned char e1[POLYBYTES + 1], e2[POLYBYTES + 1];
+    for (size_t i = 0; i < N; i++) x.c[i] = (int16_t) (trial < 256 ? 256 * trial + i : r[i]);
+    memset(e1, 0xa5, sizeof e1);
+    memset(e2, 0xa5, sizeof e2);
+    kn->encode12(e1, &x);
+    ref->encode12(e2, &x);
+    CHECK(memcmp(e1, e2, sizeof e1) == 0, "encode12 %d", trial);
+    memset(e1, 0xa5, sizeof e1);
+    memset(e2, 0xa5, sizeof e2);
+    kn->compress10(e1, &x);
+    ref->compress10(e2, &x);
+    CHECK(memcmp(e1, e2, sizeof e1) == 0 && e1[DU_BYTES] == 0xa5, "compress10 %d", trial);
+    randombytes_buf(e1, POLYBYTES);
+    kn->decode12(&x, e1);
+    ref->decode12(&y, e1);
+    CHECK(memcmp(&x, &y, sizeof x) == 0, "decode12 %d", trial);
+    kn->decompress10(&x, e1);
+    ref->decompress10(&y, e1);
+    CHECK(memcmp(&x, &y, sizeof x) == 0, "decompress10 %d", trial);
   }
 }
 
