@@ -32,29 +32,7 @@ const ms = Number(args[2]) || 100
 const natrium = { native: wrappers(load('native')), wasm: wrappers(load('wasm')) }
 const natriumSN = require(path.join(__dirname, '..', 'lib', 'surfaces', 'sodium-native'))(load('native'))
 
-let sink = 0
-const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6 }
-// Calls in batches that double until a batch takes 0.2 ms: process.cpuUsage() is a system call
-// (1-5 microseconds on a VM), so reading it after every call would time the clock, not a
-// 10-byte operation, and pull every ratio of the small rows towards 1.
-function rate (fn, budget) {
-  let n = 0
-  let batch = 1
-  const t0 = cpu()
-  let t = t0
-  do {
-    const before = t
-    for (let i = 0; i < batch; i++) {
-      const r = fn()
-      sink ^= r && r.length ? r[0] : 0
-    }
-    n += batch
-    t = cpu()
-    if (t - before < 0.0002) batch *= 2
-  } while (t - t0 < budget / 1000)
-  return n / (t - t0)
-}
-const median = (v) => v.slice().sort((p, q) => p - q)[v.length >> 1]
+const { rate, median, sink } = require('./cpu-rate')
 const hex = (b) => Buffer.from(b).toString('hex')
 
 const COLUMNS = ['natrium native', 'natrium wasm', 'node:crypto', 'libsodium.js', 'sodium-native (alloc)', 'natrium native (reused)', 'sodium-native']
@@ -157,5 +135,5 @@ lsw.ready.then(() => {
       'sodium-native': () => { SodiumNative[`${SS}_push`](snState, out.subarray(0, size + 17), mb, null, 0); return out.subarray(0, size + 17) }
     }, false, false)
   }
-  if (sink === 0.5) console.log(sink)
+  if (sink() === 0.5) console.log(sink())
 })

@@ -83,16 +83,7 @@ ops['node:crypto'] = {
   'verify 1 KB': () => crypto.verify(null, m1k, nodePub, want1k)
 }
 
-let sink = 0
-const cpu = () => { const t = process.cpuUsage(); return (t.user + t.system) / 1e6 }
-const rate = (fn, budget) => {
-  let k = 0
-  const t0 = cpu()
-  let t
-  do { fn(); sink ^= k; k++; t = cpu() } while (t - t0 < budget / 1000)
-  return k / (t - t0)
-}
-const median = (v) => v.slice().sort((a, b) => a - b)[v.length >> 1]
+const { rate, median, sink } = require('./cpu-rate')
 const opNames = Object.keys(ops.natrium)
 console.log(`Ed25519 / X25519 fixed-base and Ed25519 verify, ops/s (median of ${rounds} alternated rounds of ${ms} ms CPU time); ${os.cpus()[0].model}, Node ${process.version}`)
 console.log('| op | ' + Object.keys(ops).join(' | ') + ' | natrium / sodium-native | natrium / forced libsodium | natrium / node:crypto |')
@@ -113,4 +104,4 @@ for (const op of opNames) {
   const r = (v) => (v.length ? median(v).toFixed(2) + 'x' : '-')
   console.log(`| ${op} | ${cells.join(' | ')} | ${r(ratios.sn)} | ${r(ratios.ls)} | ${r(ratios.nc)} |`)
 }
-if (sink === 0.5) console.log('')
+if (sink() === 0.5) console.log('')

@@ -9,7 +9,7 @@ const dir = path.join(__dirname, '..')
 const { load } = require(path.join(dir, 'lib', 'loader'))
 const wrappers = require(path.join(dir, 'lib', 'surfaces', 'wrappers'))
 const nat = { native: wrappers(load('native')), wasm: wrappers(load('wasm')) }
-const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6 }
+const { rate: cpuRate, median: med } = require('./cpu-rate')
 const pw = Buffer.from('password'), salt = Buffer.alloc(32, 7)
 const logs = (process.argv[2] || '12,13,14,15,16,18,20').split(',').map(Number)
 const rounds = Number(process.argv[3] || 5)
@@ -26,9 +26,8 @@ for (const lg of logs) {
   const ratios = { native: [], wasm: [] }, ops = { node: [], native: [], wasm: [] }
   for (let r = 0; r < rounds; r++) {
     const rate = {}
-    for (const [k, f] of Object.entries(c)) { let n = 0; const t0 = cpu(); let t; do { f(); n++; t = cpu() } while (t - t0 < budget); rate[k] = n / (t - t0); ops[k].push(rate[k]) }
+    for (const [k, f] of Object.entries(c)) { rate[k] = cpuRate(f, budget * 1000); ops[k].push(rate[k]) }
     ratios.native.push(rate.native / rate.node); ratios.wasm.push(rate.wasm / rate.node)
   }
-  const med = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1]
   console.log(`N=2^${lg}: node ${med(ops.node).toFixed(2)}/s native ${med(ops.native).toFixed(2)}/s (${med(ratios.native).toFixed(2)}x) wasm ${med(ops.wasm).toFixed(2)}/s (${med(ratios.wasm).toFixed(2)}x)`)
 }

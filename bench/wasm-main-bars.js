@@ -10,24 +10,8 @@ const wrappers = require(path.join(dir, 'lib', 'surfaces', 'wrappers'))
 const lsw = require('libsodium-wrappers-sumo')
 const filter = new RegExp(process.argv[2] || '.')
 const rounds = Number(process.argv[3] || 9)
-const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6 }
-const med = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1]
-let sink = 0
-// in batches that double until one takes 0.2 ms: process.cpuUsage() is a system call
-function rate (f, budget) {
-  let n = 0
-  let batch = 1
-  const t0 = cpu()
-  let t = t0
-  do {
-    const before = t
-    for (let i = 0; i < batch; i++) sink ^= f().length | 0
-    n += batch
-    t = cpu()
-    if (t - before < 0.0002) batch *= 2
-  } while (t - t0 < budget)
-  return n / (t - t0)
-}
+const { rate: rateMs, median: med } = require('./cpu-rate')
+const rate = (f, seconds) => rateMs(f, seconds * 1000)
 lsw.ready.then(() => {
   const nat = wrappers(load('wasm'))
   const rows = []
