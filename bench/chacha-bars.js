@@ -16,7 +16,6 @@
 //   node bench/chacha-bars.js [row-regex] [rounds] [ms] [--no-openssl]
 //   e.g. node bench/chacha-bars.js 'ietf.*1 MB' 9 100
 const crypto = require('crypto')
-const os = require('os')
 const path = require('path')
 const lsw = require('libsodium-wrappers-sumo')
 const SodiumNative = require('sodium-native')
@@ -32,7 +31,7 @@ const ms = Number(args[2]) || 100
 const natrium = { native: wrappers(load('native')), wasm: wrappers(load('wasm')) }
 const natriumSN = require(path.join(__dirname, '..', 'lib', 'surfaces', 'sodium-native'))(load('native'))
 
-const { rate, median, sink } = require('./cpu-rate')
+const { rate, median, sink, cpuName: machineName } = require('./cpu-rate')
 const hex = (b) => Buffer.from(b).toString('hex')
 
 const COLUMNS = ['natrium native', 'natrium wasm', 'node:crypto', 'libsodium.js', 'sodium-native (alloc)', 'natrium native (reused)', 'sodium-native']
@@ -73,13 +72,7 @@ function row (label, size, contenders, ietf, sameBytes = true) {
 }
 
 lsw.ready.then(() => {
-  let cpuName = os.cpus()[0].model
-  try {
-    const info = require('fs').readFileSync('/proc/cpuinfo', 'utf8')
-    const family = /^cpu family\s*:\s*(\d+)/m.exec(info)
-    const model = /^model\s*:\s*(\d+)/m.exec(info)
-    if (family && model) cpuName += ` (family ${family[1]}, model ${model[1]})`
-  } catch {}
+  const cpuName = machineName()
   console.log(`${cpuName}; Node ${process.version}; median of ${rounds} alternated rounds of ${ms} ms CPU; ratios are medians of per-round ratios; ops/s`)
   console.log(`| row | ${COLUMNS.join(' | ')} | native × node | native × libsodium.js | native × sodium-native (both alloc) | native × sodium-native (both reused) | wasm × libsodium.js | openssl speed (C) | native × openssl |`)
   console.log(`|---|${COLUMNS.map(() => '---:').join('|')}|---:|---:|---:|---:|---:|---:|---:|`)

@@ -83,9 +83,9 @@ ops['node:crypto'] = {
   'verify 1 KB': () => crypto.verify(null, m1k, nodePub, want1k)
 }
 
-const { rate, median, sink } = require('./cpu-rate')
+const { rate, median, sink, cpuName } = require('./cpu-rate')
 const opNames = Object.keys(ops.natrium)
-console.log(`Ed25519 / X25519 fixed-base and Ed25519 verify, ops/s (median of ${rounds} alternated rounds of ${ms} ms CPU time); ${os.cpus()[0].model}, Node ${process.version}`)
+console.log(`Ed25519 / X25519 fixed-base and Ed25519 verify, ops/s (median of ${rounds} alternated rounds of ${ms} ms CPU time); ${cpuName()}, Node ${process.version}`)
 console.log('| op | ' + Object.keys(ops).join(' | ') + ' | natrium / sodium-native | natrium / forced libsodium | natrium / node:crypto |')
 console.log('|---|' + Object.keys(ops).map(() => '---:|').join('') + '---:|---:|---:|')
 for (const op of opNames) {

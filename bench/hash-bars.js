@@ -12,7 +12,6 @@
 // NATRIUM_BASELINE=<another built checkout of natrium> adds its two backends as "before native"
 // and "before wasm", timed in the same rounds, and the after / before ratios.
 const crypto = require('crypto')
-const os = require('os')
 const path = require('path')
 const lsw = require('libsodium-wrappers-sumo')
 const SodiumNative = require('sodium-native')
@@ -33,7 +32,7 @@ const before = baselineDir && (() => {
   return { native: wrap(loadBefore('native')), wasm: wrap(loadBefore('wasm')) }
 })()
 
-const { rate, median, sink } = require('./cpu-rate')
+const { rate, median, sink, cpuName: machineName } = require('./cpu-rate')
 const hex = (b) => Buffer.from(b).toString('hex')
 
 // contenders: { name: fn }, the natrium ones named 'natrium native' / 'natrium wasm'
@@ -89,13 +88,7 @@ const SIZE_OF = Object.fromEntries(SIZES.map((n) => [sizeLabel(n), n]))
 const nodeHash = (alg, m, opts) => () => crypto.createHash(alg, opts).update(m).digest()
 
 lsw.ready.then(() => {
-  let cpuName = os.cpus()[0].model
-  try {
-    const info = require('fs').readFileSync('/proc/cpuinfo', 'utf8')
-    const family = /^cpu family\s*:\s*(\d+)/m.exec(info)
-    const model = /^model\s*:\s*(\d+)/m.exec(info)
-    if (family && model) cpuName += ` (family ${family[1]}, model ${model[1]})`
-  } catch {}
+  const cpuName = machineName()
   console.log(`${cpuName}; Node ${process.version}; OpenSSL ${process.versions.openssl}; median of ${rounds} alternated rounds of ${ms} ms CPU; ratios are medians of per-round ratios`)
   console.log(`| row | ${COLUMNS.join(' | ')} | native × node | native × libsodium.js | wasm × libsodium.js |${withOpenssl ? ' openssl speed (C) |' : ''}` +
     (before ? ' before native | before wasm | native after/before | wasm after/before |' : ''))

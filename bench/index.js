@@ -15,6 +15,7 @@ const { Builder } = require('./contenders')
 const { evaluate, SETTINGS } = require('./runner')
 const ceiling = require('./ceiling')
 const report = require('./report')
+const { cpuName } = require('./cpu-rate')
 const ref = require('./cases/ref')
 const { SIZES, QUICK_SIZES, sizeLabel } = require('./inputs')
 const { inDefault } = require('./selection')
@@ -96,7 +97,7 @@ function metaFor (opts, settings) {
   return {
     date: new Date().toISOString().slice(0, 10),
     started: new Date().toISOString(),
-    cpu: os.cpus()[0].model.trim(),
+    cpu: cpuName(),
     cpuFlags: cpuFlags(),
     cores: os.cpus().length,
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),

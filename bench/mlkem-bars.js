@@ -49,7 +49,7 @@ const contenders = {
   ...(baselineWasm ? { 'wasm before (main)': wasmFrom(baselineWasm) } : {})
 }
 
-const { rate, median, sink } = require('./cpu-rate')
+const { rate, median, sink, cpuName } = require('./cpu-rate')
 const hex = (b) => Buffer.from(b).toString('hex')
 
 // Same bytes first: seeded key pairs, deterministic encapsulation, decapsulation.
@@ -92,7 +92,7 @@ const names = Object.keys(ops.keypair)
 const pairs = [['natrium native', 'native, libsodium code'], ['natrium native', '@noble/post-quantum'],
   ['natrium wasm', 'wasm before (main)'], ['natrium wasm', '@noble/post-quantum']]
 console.log(`ML-KEM-768, ops/s (median of ${rounds} alternated rounds of ${ms} ms CPU time); ` +
-  `${os.cpus()[0].model}, Node ${process.version}`)
+  `${cpuName()}, Node ${process.version}`)
 console.log(`| operation | ${names.join(' | ')} | ${pairs.map(([a, b]) => `${a} / ${b}`).join(' | ')} |`)
 console.log(`|---|${names.map(() => '---:').join('|')}|${pairs.map(() => '---:').join('|')}|`)
 for (const [op, fns] of Object.entries(ops)) {
