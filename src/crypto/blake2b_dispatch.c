@@ -12,11 +12,13 @@
  * timing), since the two trade places by core. Against
  * libsodium-wrappers-sumo 0.8.4's scalar wasm in one process: on Zen 4 (family 25: 1-cycle
  * vector latency) SIMD128 0.91x / 1.40x / 1.06x (1 KB / 100 KB / 1 MB), portable 0.78x / 1.05x
- * / 1.05x; on Zen 5 (family 26: 2-cycle vector latency) SIMD128 0.62x, portable ~1.0x; on an
- * Intel Xeon (family 6 model 207, raw calls, CPU time) SIMD128 1.31x / 1.32x / 1.30x / 1.86x
- * (10 B / 1 KB / 100 KB / 1 MB), portable 1.08x / 1.15x / 1.16x / 1.14x. Where the clock does not
- * move (workerd freezes it while a request runs) or is missing, the portable code, whose worst
- * case is mild. The timing compresses 1536 blocks with each kernel (about 0.8 ms), once.
+ * / 1.05x; on Zen 5 (family 26 model 2: 2-cycle vector latency) SIMD128 0.62-0.73x, portable
+ * 1.2-1.3x (the kernels alone, 1 MB; the scalar code is at the integer ALUs' bound there, as
+ * natively); on an Intel Xeon (family 6 model 207, raw calls, CPU time) SIMD128 1.31x / 1.32x /
+ * 1.30x / 1.86x (10 B / 1 KB / 100 KB / 1 MB), portable 1.08x / 1.15x / 1.16x / 1.14x. Where the
+ * clock does not move (workerd freezes it while a request runs) or is missing, the portable code,
+ * whose worst case is mild. Each timing compresses 1536 blocks with each kernel (about 0.8 ms),
+ * at most three times.
  *
  * x86-64: the faster, timed here, of the portable C and AVX2 (where the CPU has it). On Zen 4
  * (family 25: 1-cycle vector latency, 4 ALUs) at 1 MB, in TSC cycles per byte: AVX2 2.25, portable
