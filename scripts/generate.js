@@ -215,7 +215,7 @@ const isOutput = (a) => a.kind === 'out' || a.kind === 'optOut' || a.kind === 's
 const writeOnly = (a) => (a.kind === 'out' || a.kind === 'optOut') && a.len !== undefined &&
   (a.len.fixed !== undefined || a.len.of !== undefined || a.len.max !== undefined)
 const JS_RESERVED = new Set(['in', 'new', 'function', 'delete', 'default', 'var'])
-const WASM_HELPERS = 'M slow lengthOf bufferOf shared pad place placeOpt copyIn copyInOpt putNull putNumber call kept copyOut finish'
+const WASM_HELPERS = 'M slow lengthOf own bufferOf shared pad place placeOpt copyIn copyInOpt putNull putNumber call kept copyOut finish'
 const WASM_LOCALS = new RegExp(`^(${WASM_HELPERS.split(' ').join('|')}|X|size|failed|keep|arguments|[Anbp][0-9])$`)
 
 function wasmFunction (name, entry, k) {
@@ -256,18 +256,22 @@ function wasmFunction (name, entry, k) {
   guards.push(`arguments.length !== ${n}`, 'M.busy')
   if (lens.length) L.push(`    const ${lens.join(', ')}`)
   L.push(`    if (${guards.join(' || ')}) return slow(X[${k}], arguments)`)
-  // outputs that share bytes with another buffer argument take the generic path
+  // outputs that share bytes with another buffer argument take the generic path; outputs that
+  // newOutput made share none
   const outs = bufs.filter((i) => isOutput(args[i]))
-  if (outs.length) {
-    L.push(`    const ${bufs.map((i) => optional(i) ? `b${i} = n${i} < 0 ? null : bufferOf(${p[i]})` : `b${i} = bufferOf(${p[i]})`).join(', ')}`)
-    const clashes = []
-    for (const o of outs) {
-      for (const i of bufs) {
-        if (i === o || (isOutput(args[i]) && i < o)) continue
-        clashes.push(`shared(b${o}, ${p[o]}, n${o}, b${i}, ${p[i]}, n${i})`)
-      }
+  const clashes = []
+  for (const o of outs) {
+    for (const i of bufs) {
+      if (i === o || (isOutput(args[i]) && i < o)) continue
+      clashes.push(`shared(b${o}, ${p[o]}, n${o}, b${i}, ${p[i]}, n${i})`)
     }
-    if (clashes.length) L.push(`    if (${clashes.join(' || ')}) return slow(X[${k}], arguments)`)
+  }
+  if (clashes.length) {
+    const owned = outs.map((o) => optional(o) ? `(n${o} < 0 || own(${p[o]}))` : `own(${p[o]})`)
+    L.push(`    if (${owned.length === 1 && owned[0][0] !== '(' ? `!${owned[0]}` : `!(${owned.join(' && ')})`}) {`)
+    L.push(`      const ${bufs.map((i) => optional(i) ? `b${i} = n${i} < 0 ? null : bufferOf(${p[i]})` : `b${i} = bufferOf(${p[i]})`).join(', ')}`)
+    L.push(`      if (${clashes.join(' || ')}) return slow(X[${k}], arguments)`)
+    L.push('    }')
   }
   if (bufs.length) {
     L.push(`    const size = ${bufs.map((i) => `pad(n${i})`).join(' + ')}`)

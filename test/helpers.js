@@ -17,7 +17,7 @@ function available () {
   for (const name of wanted || BACKENDS) {
     try {
       const backend = load(name)
-      list.push({ name, raw: backend.binding, sodium: sodiumNative(backend) })
+      list.push({ name, raw: backend.binding, sodium: sodiumNative(backend), backend })
     } catch (err) {
       if (wanted) throw err // a backend asked for by name must load
     }

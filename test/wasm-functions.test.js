@@ -43,7 +43,7 @@ describe('wasm functions (generated)', function () {
   it('every generated main-API function is named for itself and names its spec and table entry', function () {
     const fs = require('fs')
     const FAMILY = require('../lib/surfaces/wrappers/functions/index').family
-    const api = require('../lib/surfaces/wrappers')({ name: 'wasm', binding: wasm.raw })
+    const api = require('../lib/surfaces/wrappers')(wasm.backend)
     for (const [name, f] of Object.entries(FAMILY)) {
       assert.strictEqual(api[name].name, name)
       const text = fs.readFileSync(path.join(__dirname, '..', 'lib', 'surfaces', 'wrappers', 'functions', `${f}.js`), 'utf8')

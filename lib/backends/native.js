@@ -7,14 +7,21 @@
 //   memory        sodium-native's guarded-memory functions (sodium_malloc, sodium_free,
 //                 sodium_mprotect_*, sodium_mlock, sodium_munlock)
 //   capabilities  what this backend can do that another may not
+//   newOutput     (n) => a new Uint8Array of n bytes, for an output of the next raw call (the main
+//                 API's results; the WebAssembly backend then knows it shares no bytes with
+//                 another argument)
 //   file          the file it came from
 // lib/loader.js finds the addon and calls nativeBackend; the surfaces take the result as it is.
 const { unreadable } = require('../intrinsics')
 
 const CAPABILITIES = Object.freeze({
   guardedMemory: true, // libsodium's sodium_malloc pages: guard pages, mprotect, mlock
-  asyncOffThread: true // *_async run on libuv's thread pool, on copies the job owns
+  asyncOffThread: true, // *_async run on libuv's thread pool, on copies the job owns
+  // the C reads and writes the caller's arrays where they are: a small array the JavaScript heap
+  // holds is moved off it first, which costs more than a small call (see the main API's io.js)
+  copiesArguments: false
 })
+const newOutput = (n) => new Uint8Array(n)
 
 // sodium_malloc's buffers are libsodium's pages, marked `secure` as sodium-native does;
 // sodium_free frees only the very buffer sodium_malloc returned (sodium-native keys this on its
@@ -42,5 +49,5 @@ function guardedMemory (binding) {
 }
 
 module.exports = function nativeBackend (binding, file = null) {
-  return { name: 'native', binding, memory: guardedMemory(binding), capabilities: CAPABILITIES, file }
+  return { name: 'native', binding, memory: guardedMemory(binding), capabilities: CAPABILITIES, newOutput, file }
 }

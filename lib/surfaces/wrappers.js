@@ -24,8 +24,9 @@ function constants (binding) {
   return out
 }
 
-module.exports = function wrappers ({ name, binding, errors = [] }) {
-  const io = mainIO()
+module.exports = function wrappers (backend) {
+  const { name, binding, errors = [] } = backend
+  const io = mainIO(backend)
   const api = constants(binding)
   // one plain function per definition of wrappers/spec.js, generated into
   // wrappers/functions/<family>.js, compiled a family at a time when the first is read

@@ -4,7 +4,7 @@
 // lib/backends/wasm.js (which explains the fast path and gives `rt`). A call the fast path does
 // not take goes to the generic `slow`.
 module.exports = function wasmFunctions (rt) {
-  const { M, slow, lengthOf, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
+  const { M, slow, lengthOf, own, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
   const A0 = 0, A1 = 1, A2 = 2, A3 = 3, A4 = 4, A5 = 5, A6 = 6, A7 = 7, A8 = 8, A9 = 9
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
@@ -51,8 +51,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_xchacha20poly1305_ietf_encrypt (c, m, ad, nsec, npub, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = ad === null ? -1 : lengthOf(ad), n4 = lengthOf(npub), n5 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || nsec !== null || n4 === 0 || n5 === 0 || arguments.length !== 6 || M.busy) return slow(X[0], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = n2 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[0], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = n2 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[0], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[0], arguments)
     M.busy = true
@@ -69,8 +71,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_xchacha20poly1305_ietf_decrypt (m, nsec, c, ad, npub, k) {
     const n0 = lengthOf(m), n2 = lengthOf(c), n3 = ad === null ? -1 : lengthOf(ad), n4 = lengthOf(npub), n5 = lengthOf(k)
     if (n0 === 0 || nsec !== null || n2 === 0 || n3 === 0 || n4 === 0 || n5 === 0 || arguments.length !== 6 || M.busy) return slow(X[1], arguments)
-    const b0 = bufferOf(m), b2 = bufferOf(c), b3 = n3 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
-    if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[1], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b2 = bufferOf(c), b3 = n3 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
+      if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[1], arguments)
+    }
     const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[1], arguments)
     M.busy = true
@@ -87,8 +91,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_xchacha20poly1305_ietf_encrypt_detached (c, mac, m, ad, nsec, npub, k) {
     const n0 = lengthOf(c), n1 = lengthOf(mac), n2 = lengthOf(m), n3 = ad === null ? -1 : lengthOf(ad), n5 = lengthOf(npub), n6 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || nsec !== null || n5 === 0 || n6 === 0 || arguments.length !== 7 || M.busy) return slow(X[2], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
-    if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[2], arguments)
+    if (!(own(c) && own(mac))) {
+      const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
+      if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[2], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
@@ -106,8 +112,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_xchacha20poly1305_ietf_decrypt_detached (m, nsec, c, mac, ad, npub, k) {
     const n0 = lengthOf(m), n2 = lengthOf(c), n3 = lengthOf(mac), n4 = ad === null ? -1 : lengthOf(ad), n5 = lengthOf(npub), n6 = lengthOf(k)
     if (n0 === 0 || nsec !== null || n2 === 0 || n3 === 0 || n4 === 0 || n5 === 0 || n6 === 0 || arguments.length !== 7 || M.busy) return slow(X[3], arguments)
-    const b0 = bufferOf(m), b2 = bufferOf(c), b3 = bufferOf(mac), b4 = n4 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
-    if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[3], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b2 = bufferOf(c), b3 = bufferOf(mac), b4 = n4 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
+      if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[3], arguments)
+    }
     const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
@@ -124,7 +132,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_xchacha20poly1305_ietf_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[4], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[4], arguments)
     M.busy = true
@@ -140,8 +147,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_chacha20poly1305_ietf_encrypt (c, m, ad, nsec, npub, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = ad === null ? -1 : lengthOf(ad), n4 = lengthOf(npub), n5 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || nsec !== null || n4 === 0 || n5 === 0 || arguments.length !== 6 || M.busy) return slow(X[5], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = n2 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[5], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = n2 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[5], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[5], arguments)
     M.busy = true
@@ -158,8 +167,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_chacha20poly1305_ietf_decrypt (m, nsec, c, ad, npub, k) {
     const n0 = lengthOf(m), n2 = lengthOf(c), n3 = ad === null ? -1 : lengthOf(ad), n4 = lengthOf(npub), n5 = lengthOf(k)
     if (n0 === 0 || nsec !== null || n2 === 0 || n3 === 0 || n4 === 0 || n5 === 0 || arguments.length !== 6 || M.busy) return slow(X[6], arguments)
-    const b0 = bufferOf(m), b2 = bufferOf(c), b3 = n3 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
-    if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[6], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b2 = bufferOf(c), b3 = n3 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
+      if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[6], arguments)
+    }
     const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
@@ -176,8 +187,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_chacha20poly1305_ietf_encrypt_detached (c, mac, m, ad, nsec, npub, k) {
     const n0 = lengthOf(c), n1 = lengthOf(mac), n2 = lengthOf(m), n3 = ad === null ? -1 : lengthOf(ad), n5 = lengthOf(npub), n6 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || nsec !== null || n5 === 0 || n6 === 0 || arguments.length !== 7 || M.busy) return slow(X[7], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
-    if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[7], arguments)
+    if (!(own(c) && own(mac))) {
+      const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
+      if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[7], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
@@ -195,8 +208,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_chacha20poly1305_ietf_decrypt_detached (m, nsec, c, mac, ad, npub, k) {
     const n0 = lengthOf(m), n2 = lengthOf(c), n3 = lengthOf(mac), n4 = ad === null ? -1 : lengthOf(ad), n5 = lengthOf(npub), n6 = lengthOf(k)
     if (n0 === 0 || nsec !== null || n2 === 0 || n3 === 0 || n4 === 0 || n5 === 0 || n6 === 0 || arguments.length !== 7 || M.busy) return slow(X[8], arguments)
-    const b0 = bufferOf(m), b2 = bufferOf(c), b3 = bufferOf(mac), b4 = n4 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
-    if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[8], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b2 = bufferOf(c), b3 = bufferOf(mac), b4 = n4 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
+      if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[8], arguments)
+    }
     const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
@@ -213,7 +228,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_chacha20poly1305_ietf_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[9], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
@@ -229,8 +243,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_chacha20poly1305_encrypt (c, m, ad, nsec, npub, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = ad === null ? -1 : lengthOf(ad), n4 = lengthOf(npub), n5 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || nsec !== null || n4 === 0 || n5 === 0 || arguments.length !== 6 || M.busy) return slow(X[10], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = n2 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[10], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = n2 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[10], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
@@ -247,8 +263,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_chacha20poly1305_decrypt (m, nsec, c, ad, npub, k) {
     const n0 = lengthOf(m), n2 = lengthOf(c), n3 = ad === null ? -1 : lengthOf(ad), n4 = lengthOf(npub), n5 = lengthOf(k)
     if (n0 === 0 || nsec !== null || n2 === 0 || n3 === 0 || n4 === 0 || n5 === 0 || arguments.length !== 6 || M.busy) return slow(X[11], arguments)
-    const b0 = bufferOf(m), b2 = bufferOf(c), b3 = n3 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
-    if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[11], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b2 = bufferOf(c), b3 = n3 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
+      if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[11], arguments)
+    }
     const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[11], arguments)
     M.busy = true
@@ -265,8 +283,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_chacha20poly1305_encrypt_detached (c, mac, m, ad, nsec, npub, k) {
     const n0 = lengthOf(c), n1 = lengthOf(mac), n2 = lengthOf(m), n3 = ad === null ? -1 : lengthOf(ad), n5 = lengthOf(npub), n6 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || nsec !== null || n5 === 0 || n6 === 0 || arguments.length !== 7 || M.busy) return slow(X[12], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
-    if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[12], arguments)
+    if (!(own(c) && own(mac))) {
+      const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
+      if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[12], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[12], arguments)
     M.busy = true
@@ -284,8 +304,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_chacha20poly1305_decrypt_detached (m, nsec, c, mac, ad, npub, k) {
     const n0 = lengthOf(m), n2 = lengthOf(c), n3 = lengthOf(mac), n4 = ad === null ? -1 : lengthOf(ad), n5 = lengthOf(npub), n6 = lengthOf(k)
     if (n0 === 0 || nsec !== null || n2 === 0 || n3 === 0 || n4 === 0 || n5 === 0 || n6 === 0 || arguments.length !== 7 || M.busy) return slow(X[13], arguments)
-    const b0 = bufferOf(m), b2 = bufferOf(c), b3 = bufferOf(mac), b4 = n4 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
-    if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[13], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b2 = bufferOf(c), b3 = bufferOf(mac), b4 = n4 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
+      if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[13], arguments)
+    }
     const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true
@@ -302,7 +324,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_chacha20poly1305_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[14], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[14], arguments)
     M.busy = true
@@ -318,8 +339,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_aegis128l_encrypt (c, m, ad, nsec, npub, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = ad === null ? -1 : lengthOf(ad), n4 = lengthOf(npub), n5 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || nsec !== null || n4 === 0 || n5 === 0 || arguments.length !== 6 || M.busy) return slow(X[15], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = n2 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[15], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = n2 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[15], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[15], arguments)
     M.busy = true
@@ -336,8 +359,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_aegis128l_decrypt (m, nsec, c, ad, npub, k) {
     const n0 = lengthOf(m), n2 = lengthOf(c), n3 = ad === null ? -1 : lengthOf(ad), n4 = lengthOf(npub), n5 = lengthOf(k)
     if (n0 === 0 || nsec !== null || n2 === 0 || n3 === 0 || n4 === 0 || n5 === 0 || arguments.length !== 6 || M.busy) return slow(X[16], arguments)
-    const b0 = bufferOf(m), b2 = bufferOf(c), b3 = n3 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
-    if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[16], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b2 = bufferOf(c), b3 = n3 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
+      if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[16], arguments)
+    }
     const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[16], arguments)
     M.busy = true
@@ -354,8 +379,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_aegis128l_encrypt_detached (c, mac, m, ad, nsec, npub, k) {
     const n0 = lengthOf(c), n1 = lengthOf(mac), n2 = lengthOf(m), n3 = ad === null ? -1 : lengthOf(ad), n5 = lengthOf(npub), n6 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || nsec !== null || n5 === 0 || n6 === 0 || arguments.length !== 7 || M.busy) return slow(X[17], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
-    if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[17], arguments)
+    if (!(own(c) && own(mac))) {
+      const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
+      if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[17], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[17], arguments)
     M.busy = true
@@ -373,8 +400,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_aegis128l_decrypt_detached (m, nsec, c, mac, ad, npub, k) {
     const n0 = lengthOf(m), n2 = lengthOf(c), n3 = lengthOf(mac), n4 = ad === null ? -1 : lengthOf(ad), n5 = lengthOf(npub), n6 = lengthOf(k)
     if (n0 === 0 || nsec !== null || n2 === 0 || n3 === 0 || n4 === 0 || n5 === 0 || n6 === 0 || arguments.length !== 7 || M.busy) return slow(X[18], arguments)
-    const b0 = bufferOf(m), b2 = bufferOf(c), b3 = bufferOf(mac), b4 = n4 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
-    if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[18], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b2 = bufferOf(c), b3 = bufferOf(mac), b4 = n4 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
+      if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[18], arguments)
+    }
     const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[18], arguments)
     M.busy = true
@@ -391,7 +420,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_aegis128l_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[19], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[19], arguments)
     M.busy = true
@@ -407,8 +435,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_aegis256_encrypt (c, m, ad, nsec, npub, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = ad === null ? -1 : lengthOf(ad), n4 = lengthOf(npub), n5 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || nsec !== null || n4 === 0 || n5 === 0 || arguments.length !== 6 || M.busy) return slow(X[20], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = n2 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[20], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = n2 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[20], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[20], arguments)
     M.busy = true
@@ -425,8 +455,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_aegis256_decrypt (m, nsec, c, ad, npub, k) {
     const n0 = lengthOf(m), n2 = lengthOf(c), n3 = ad === null ? -1 : lengthOf(ad), n4 = lengthOf(npub), n5 = lengthOf(k)
     if (n0 === 0 || nsec !== null || n2 === 0 || n3 === 0 || n4 === 0 || n5 === 0 || arguments.length !== 6 || M.busy) return slow(X[21], arguments)
-    const b0 = bufferOf(m), b2 = bufferOf(c), b3 = n3 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
-    if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[21], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b2 = bufferOf(c), b3 = n3 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
+      if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[21], arguments)
+    }
     const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[21], arguments)
     M.busy = true
@@ -443,8 +475,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_aegis256_encrypt_detached (c, mac, m, ad, nsec, npub, k) {
     const n0 = lengthOf(c), n1 = lengthOf(mac), n2 = lengthOf(m), n3 = ad === null ? -1 : lengthOf(ad), n5 = lengthOf(npub), n6 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || nsec !== null || n5 === 0 || n6 === 0 || arguments.length !== 7 || M.busy) return slow(X[22], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
-    if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[22], arguments)
+    if (!(own(c) && own(mac))) {
+      const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
+      if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[22], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[22], arguments)
     M.busy = true
@@ -462,8 +496,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_aegis256_decrypt_detached (m, nsec, c, mac, ad, npub, k) {
     const n0 = lengthOf(m), n2 = lengthOf(c), n3 = lengthOf(mac), n4 = ad === null ? -1 : lengthOf(ad), n5 = lengthOf(npub), n6 = lengthOf(k)
     if (n0 === 0 || nsec !== null || n2 === 0 || n3 === 0 || n4 === 0 || n5 === 0 || n6 === 0 || arguments.length !== 7 || M.busy) return slow(X[23], arguments)
-    const b0 = bufferOf(m), b2 = bufferOf(c), b3 = bufferOf(mac), b4 = n4 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
-    if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[23], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b2 = bufferOf(c), b3 = bufferOf(mac), b4 = n4 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
+      if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[23], arguments)
+    }
     const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[23], arguments)
     M.busy = true
@@ -480,7 +516,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_aegis256_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[24], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[24], arguments)
     M.busy = true
@@ -496,8 +531,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_aes256gcm_encrypt (c, m, ad, nsec, npub, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = ad === null ? -1 : lengthOf(ad), n4 = lengthOf(npub), n5 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || nsec !== null || n4 === 0 || n5 === 0 || arguments.length !== 6 || M.busy) return slow(X[25], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = n2 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[25], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = n2 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[25], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[25], arguments)
     M.busy = true
@@ -514,8 +551,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_aes256gcm_decrypt (m, nsec, c, ad, npub, k) {
     const n0 = lengthOf(m), n2 = lengthOf(c), n3 = ad === null ? -1 : lengthOf(ad), n4 = lengthOf(npub), n5 = lengthOf(k)
     if (n0 === 0 || nsec !== null || n2 === 0 || n3 === 0 || n4 === 0 || n5 === 0 || arguments.length !== 6 || M.busy) return slow(X[26], arguments)
-    const b0 = bufferOf(m), b2 = bufferOf(c), b3 = n3 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
-    if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[26], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b2 = bufferOf(c), b3 = n3 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
+      if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[26], arguments)
+    }
     const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[26], arguments)
     M.busy = true
@@ -532,8 +571,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_aes256gcm_encrypt_detached (c, mac, m, ad, nsec, npub, k) {
     const n0 = lengthOf(c), n1 = lengthOf(mac), n2 = lengthOf(m), n3 = ad === null ? -1 : lengthOf(ad), n5 = lengthOf(npub), n6 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || nsec !== null || n5 === 0 || n6 === 0 || arguments.length !== 7 || M.busy) return slow(X[27], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
-    if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[27], arguments)
+    if (!(own(c) && own(mac))) {
+      const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
+      if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[27], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[27], arguments)
     M.busy = true
@@ -551,8 +592,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_aes256gcm_decrypt_detached (m, nsec, c, mac, ad, npub, k) {
     const n0 = lengthOf(m), n2 = lengthOf(c), n3 = lengthOf(mac), n4 = ad === null ? -1 : lengthOf(ad), n5 = lengthOf(npub), n6 = lengthOf(k)
     if (n0 === 0 || nsec !== null || n2 === 0 || n3 === 0 || n4 === 0 || n5 === 0 || n6 === 0 || arguments.length !== 7 || M.busy) return slow(X[28], arguments)
-    const b0 = bufferOf(m), b2 = bufferOf(c), b3 = bufferOf(mac), b4 = n4 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
-    if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[28], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b2 = bufferOf(c), b3 = bufferOf(mac), b4 = n4 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
+      if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[28], arguments)
+    }
     const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[28], arguments)
     M.busy = true
@@ -569,7 +612,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_aes256gcm_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[29], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[29], arguments)
     M.busy = true
@@ -593,8 +635,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_aes256gcm_beforenm (ctx, k) {
     const n0 = lengthOf(ctx), n1 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[31], arguments)
-    const b0 = bufferOf(ctx), b1 = bufferOf(k)
-    if (shared(b0, ctx, n0, b1, k, n1)) return slow(X[31], arguments)
+    if (!own(ctx)) {
+      const b0 = bufferOf(ctx), b1 = bufferOf(k)
+      if (shared(b0, ctx, n0, b1, k, n1)) return slow(X[31], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[31], arguments)
     M.busy = true
@@ -609,8 +653,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_aes256gcm_encrypt_afternm (c, m, ad, nsec, npub, ctx) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = ad === null ? -1 : lengthOf(ad), n4 = lengthOf(npub), n5 = lengthOf(ctx)
     if (n0 === 0 || n1 === 0 || n2 === 0 || nsec !== null || n4 === 0 || n5 === 0 || arguments.length !== 6 || M.busy) return slow(X[32], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = n2 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(ctx)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, ctx, n5) || shared(b5, ctx, n5, b1, m, n1) || shared(b5, ctx, n5, b2, ad, n2) || shared(b5, ctx, n5, b4, npub, n4)) return slow(X[32], arguments)
+    if (!(own(c) && own(ctx))) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = n2 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(ctx)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, ctx, n5) || shared(b5, ctx, n5, b1, m, n1) || shared(b5, ctx, n5, b2, ad, n2) || shared(b5, ctx, n5, b4, npub, n4)) return slow(X[32], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[32], arguments)
     M.busy = true
@@ -628,8 +674,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_aes256gcm_decrypt_afternm (m, nsec, c, ad, npub, ctx) {
     const n0 = lengthOf(m), n2 = lengthOf(c), n3 = ad === null ? -1 : lengthOf(ad), n4 = lengthOf(npub), n5 = lengthOf(ctx)
     if (n0 === 0 || nsec !== null || n2 === 0 || n3 === 0 || n4 === 0 || n5 === 0 || arguments.length !== 6 || M.busy) return slow(X[33], arguments)
-    const b0 = bufferOf(m), b2 = bufferOf(c), b3 = n3 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(ctx)
-    if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, ctx, n5) || shared(b5, ctx, n5, b2, c, n2) || shared(b5, ctx, n5, b3, ad, n3) || shared(b5, ctx, n5, b4, npub, n4)) return slow(X[33], arguments)
+    if (!(own(m) && own(ctx))) {
+      const b0 = bufferOf(m), b2 = bufferOf(c), b3 = n3 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(ctx)
+      if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, ctx, n5) || shared(b5, ctx, n5, b2, c, n2) || shared(b5, ctx, n5, b3, ad, n3) || shared(b5, ctx, n5, b4, npub, n4)) return slow(X[33], arguments)
+    }
     const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[33], arguments)
     M.busy = true
@@ -647,8 +695,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_aes256gcm_encrypt_detached_afternm (c, mac, m, ad, nsec, npub, ctx) {
     const n0 = lengthOf(c), n1 = lengthOf(mac), n2 = lengthOf(m), n3 = ad === null ? -1 : lengthOf(ad), n5 = lengthOf(npub), n6 = lengthOf(ctx)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || nsec !== null || n5 === 0 || n6 === 0 || arguments.length !== 7 || M.busy) return slow(X[34], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(ctx)
-    if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, ctx, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, ctx, n6) || shared(b6, ctx, n6, b2, m, n2) || shared(b6, ctx, n6, b3, ad, n3) || shared(b6, ctx, n6, b5, npub, n5)) return slow(X[34], arguments)
+    if (!(own(c) && own(mac) && own(ctx))) {
+      const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(ctx)
+      if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, ctx, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, ctx, n6) || shared(b6, ctx, n6, b2, m, n2) || shared(b6, ctx, n6, b3, ad, n3) || shared(b6, ctx, n6, b5, npub, n5)) return slow(X[34], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[34], arguments)
     M.busy = true
@@ -667,8 +717,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_aes256gcm_decrypt_detached_afternm (m, nsec, c, mac, ad, npub, ctx) {
     const n0 = lengthOf(m), n2 = lengthOf(c), n3 = lengthOf(mac), n4 = ad === null ? -1 : lengthOf(ad), n5 = lengthOf(npub), n6 = lengthOf(ctx)
     if (n0 === 0 || nsec !== null || n2 === 0 || n3 === 0 || n4 === 0 || n5 === 0 || n6 === 0 || arguments.length !== 7 || M.busy) return slow(X[35], arguments)
-    const b0 = bufferOf(m), b2 = bufferOf(c), b3 = bufferOf(mac), b4 = n4 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(ctx)
-    if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, ctx, n6) || shared(b6, ctx, n6, b2, c, n2) || shared(b6, ctx, n6, b3, mac, n3) || shared(b6, ctx, n6, b4, ad, n4) || shared(b6, ctx, n6, b5, npub, n5)) return slow(X[35], arguments)
+    if (!(own(m) && own(ctx))) {
+      const b0 = bufferOf(m), b2 = bufferOf(c), b3 = bufferOf(mac), b4 = n4 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(ctx)
+      if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, ctx, n6) || shared(b6, ctx, n6, b2, c, n2) || shared(b6, ctx, n6, b3, mac, n3) || shared(b6, ctx, n6, b4, ad, n4) || shared(b6, ctx, n6, b5, npub, n5)) return slow(X[35], arguments)
+    }
     const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[35], arguments)
     M.busy = true

@@ -4,7 +4,7 @@
 // lib/backends/wasm.js (which explains the fast path and gives `rt`). A call the fast path does
 // not take goes to the generic `slow`.
 module.exports = function wasmFunctions (rt) {
-  const { M, slow, lengthOf, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
+  const { M, slow, lengthOf, own, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
   const A0 = 0, A1 = 1, A2 = 2, A3 = 3, A4 = 4, A5 = 5, A6 = 6, A7 = 7, A8 = 8, A9 = 9
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
@@ -48,8 +48,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_auth (out, in_, k) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[0], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[0], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[0], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[0], arguments)
     M.busy = true
@@ -78,7 +80,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_auth_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[2], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
@@ -94,8 +95,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_auth_hmacsha256 (out, in_, k) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[3], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[3], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[3], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
@@ -124,7 +127,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_auth_hmacsha256_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[5], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[5], arguments)
     M.busy = true
@@ -140,8 +142,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_auth_hmacsha256_init (state, key) {
     const n0 = lengthOf(state), n1 = lengthOf(key)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[6], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(key)
-    if (shared(b0, state, n0, b1, key, n1)) return slow(X[6], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(key)
+      if (shared(b0, state, n0, b1, key, n1)) return slow(X[6], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
@@ -156,8 +160,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_auth_hmacsha256_update (state, in_) {
     const n0 = lengthOf(state), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[7], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(in_)
-    if (shared(b0, state, n0, b1, in_, n1)) return slow(X[7], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(in_)
+      if (shared(b0, state, n0, b1, in_, n1)) return slow(X[7], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
@@ -172,8 +178,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_auth_hmacsha256_final (state, out) {
     const n0 = lengthOf(state), n1 = lengthOf(out)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[8], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(out)
-    if (shared(b0, state, n0, b1, out, n1)) return slow(X[8], arguments)
+    if (!(own(state) && own(out))) {
+      const b0 = bufferOf(state), b1 = bufferOf(out)
+      if (shared(b0, state, n0, b1, out, n1)) return slow(X[8], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
@@ -190,8 +198,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_auth_hmacsha512 (out, in_, k) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[9], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[9], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[9], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
@@ -220,7 +230,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_auth_hmacsha512_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[11], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[11], arguments)
     M.busy = true
@@ -236,8 +245,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_auth_hmacsha512_init (state, key) {
     const n0 = lengthOf(state), n1 = lengthOf(key)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[12], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(key)
-    if (shared(b0, state, n0, b1, key, n1)) return slow(X[12], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(key)
+      if (shared(b0, state, n0, b1, key, n1)) return slow(X[12], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[12], arguments)
     M.busy = true
@@ -252,8 +263,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_auth_hmacsha512_update (state, in_) {
     const n0 = lengthOf(state), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[13], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(in_)
-    if (shared(b0, state, n0, b1, in_, n1)) return slow(X[13], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(in_)
+      if (shared(b0, state, n0, b1, in_, n1)) return slow(X[13], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true
@@ -268,8 +281,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_auth_hmacsha512_final (state, out) {
     const n0 = lengthOf(state), n1 = lengthOf(out)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[14], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(out)
-    if (shared(b0, state, n0, b1, out, n1)) return slow(X[14], arguments)
+    if (!(own(state) && own(out))) {
+      const b0 = bufferOf(state), b1 = bufferOf(out)
+      if (shared(b0, state, n0, b1, out, n1)) return slow(X[14], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[14], arguments)
     M.busy = true
@@ -286,8 +301,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_auth_hmacsha512256 (out, in_, k) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[15], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[15], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[15], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[15], arguments)
     M.busy = true
@@ -316,7 +333,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_auth_hmacsha512256_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[17], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[17], arguments)
     M.busy = true
@@ -332,8 +348,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_auth_hmacsha512256_init (state, key) {
     const n0 = lengthOf(state), n1 = lengthOf(key)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[18], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(key)
-    if (shared(b0, state, n0, b1, key, n1)) return slow(X[18], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(key)
+      if (shared(b0, state, n0, b1, key, n1)) return slow(X[18], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[18], arguments)
     M.busy = true
@@ -348,8 +366,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_auth_hmacsha512256_update (state, in_) {
     const n0 = lengthOf(state), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[19], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(in_)
-    if (shared(b0, state, n0, b1, in_, n1)) return slow(X[19], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(in_)
+      if (shared(b0, state, n0, b1, in_, n1)) return slow(X[19], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[19], arguments)
     M.busy = true
@@ -364,8 +384,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_auth_hmacsha512256_final (state, out) {
     const n0 = lengthOf(state), n1 = lengthOf(out)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[20], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(out)
-    if (shared(b0, state, n0, b1, out, n1)) return slow(X[20], arguments)
+    if (!(own(state) && own(out))) {
+      const b0 = bufferOf(state), b1 = bufferOf(out)
+      if (shared(b0, state, n0, b1, out, n1)) return slow(X[20], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[20], arguments)
     M.busy = true
@@ -382,8 +404,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_onetimeauth (out, in_, k) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[21], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[21], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[21], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[21], arguments)
     M.busy = true
@@ -412,7 +436,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_onetimeauth_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[23], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[23], arguments)
     M.busy = true
@@ -428,8 +451,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_onetimeauth_init (state, key) {
     const n0 = lengthOf(state), n1 = lengthOf(key)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[24], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(key)
-    if (shared(b0, state, n0, b1, key, n1)) return slow(X[24], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(key)
+      if (shared(b0, state, n0, b1, key, n1)) return slow(X[24], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[24], arguments)
     M.busy = true
@@ -444,8 +469,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_onetimeauth_update (state, in_) {
     const n0 = lengthOf(state), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[25], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(in_)
-    if (shared(b0, state, n0, b1, in_, n1)) return slow(X[25], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(in_)
+      if (shared(b0, state, n0, b1, in_, n1)) return slow(X[25], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[25], arguments)
     M.busy = true
@@ -460,8 +487,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_onetimeauth_final (state, out) {
     const n0 = lengthOf(state), n1 = lengthOf(out)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[26], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(out)
-    if (shared(b0, state, n0, b1, out, n1)) return slow(X[26], arguments)
+    if (!(own(state) && own(out))) {
+      const b0 = bufferOf(state), b1 = bufferOf(out)
+      if (shared(b0, state, n0, b1, out, n1)) return slow(X[26], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[26], arguments)
     M.busy = true
@@ -478,8 +507,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_onetimeauth_poly1305 (out, in_, k) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[27], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[27], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[27], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[27], arguments)
     M.busy = true
@@ -508,7 +539,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_onetimeauth_poly1305_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[29], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[29], arguments)
     M.busy = true
@@ -524,8 +554,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_onetimeauth_poly1305_init (state, key) {
     const n0 = lengthOf(state), n1 = lengthOf(key)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[30], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(key)
-    if (shared(b0, state, n0, b1, key, n1)) return slow(X[30], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(key)
+      if (shared(b0, state, n0, b1, key, n1)) return slow(X[30], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[30], arguments)
     M.busy = true
@@ -540,8 +572,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_onetimeauth_poly1305_update (state, in_) {
     const n0 = lengthOf(state), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[31], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(in_)
-    if (shared(b0, state, n0, b1, in_, n1)) return slow(X[31], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(in_)
+      if (shared(b0, state, n0, b1, in_, n1)) return slow(X[31], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[31], arguments)
     M.busy = true
@@ -556,8 +590,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_onetimeauth_poly1305_final (state, out) {
     const n0 = lengthOf(state), n1 = lengthOf(out)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[32], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(out)
-    if (shared(b0, state, n0, b1, out, n1)) return slow(X[32], arguments)
+    if (!(own(state) && own(out))) {
+      const b0 = bufferOf(state), b1 = bufferOf(out)
+      if (shared(b0, state, n0, b1, out, n1)) return slow(X[32], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[32], arguments)
     M.busy = true

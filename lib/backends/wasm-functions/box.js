@@ -4,7 +4,7 @@
 // lib/backends/wasm.js (which explains the fast path and gives `rt`). A call the fast path does
 // not take goes to the generic `slow`.
 module.exports = function wasmFunctions (rt) {
-  const { M, slow, lengthOf, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
+  const { M, slow, lengthOf, own, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
   const A0 = 0, A1 = 1, A2 = 2, A3 = 3, A4 = 4, A5 = 5, A6 = 6, A7 = 7, A8 = 8, A9 = 9
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
@@ -48,8 +48,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_keypair (pk, sk) {
     const n0 = lengthOf(pk), n1 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[0], arguments)
-    const b0 = bufferOf(pk), b1 = bufferOf(sk)
-    if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[0], arguments)
+    if (!(own(pk) && own(sk))) {
+      const b0 = bufferOf(pk), b1 = bufferOf(sk)
+      if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[0], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[0], arguments)
     M.busy = true
@@ -66,8 +68,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_seed_keypair (pk, sk, seed) {
     const n0 = lengthOf(pk), n1 = lengthOf(sk), n2 = lengthOf(seed)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[1], arguments)
-    const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
-    if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[1], arguments)
+    if (!(own(pk) && own(sk))) {
+      const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
+      if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[1], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[1], arguments)
     M.busy = true
@@ -84,8 +88,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_beforenm (k, pk, sk) {
     const n0 = lengthOf(k), n1 = lengthOf(pk), n2 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[2], arguments)
-    const b0 = bufferOf(k), b1 = bufferOf(pk), b2 = bufferOf(sk)
-    if (shared(b0, k, n0, b1, pk, n1) || shared(b0, k, n0, b2, sk, n2)) return slow(X[2], arguments)
+    if (!own(k)) {
+      const b0 = bufferOf(k), b1 = bufferOf(pk), b2 = bufferOf(sk)
+      if (shared(b0, k, n0, b1, pk, n1) || shared(b0, k, n0, b2, sk, n2)) return slow(X[2], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
@@ -101,8 +107,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_easy (c, m, n, pk, sk) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = lengthOf(n), n3 = lengthOf(pk), n4 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || n4 === 0 || arguments.length !== 5 || M.busy) return slow(X[3], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(pk), b4 = bufferOf(sk)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, pk, n3) || shared(b0, c, n0, b4, sk, n4)) return slow(X[3], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(pk), b4 = bufferOf(sk)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, pk, n3) || shared(b0, c, n0, b4, sk, n4)) return slow(X[3], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
@@ -118,8 +126,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_open_easy (m, c, n, pk, sk) {
     const n0 = lengthOf(m), n1 = lengthOf(c), n2 = lengthOf(n), n3 = lengthOf(pk), n4 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || n4 === 0 || arguments.length !== 5 || M.busy) return slow(X[4], arguments)
-    const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(pk), b4 = bufferOf(sk)
-    if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, pk, n3) || shared(b0, m, n0, b4, sk, n4)) return slow(X[4], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(pk), b4 = bufferOf(sk)
+      if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, pk, n3) || shared(b0, m, n0, b4, sk, n4)) return slow(X[4], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[4], arguments)
     M.busy = true
@@ -135,8 +145,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_detached (c, mac, m, n, pk, sk) {
     const n0 = lengthOf(c), n1 = lengthOf(mac), n2 = lengthOf(m), n3 = lengthOf(n), n4 = lengthOf(pk), n5 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || n4 === 0 || n5 === 0 || arguments.length !== 6 || M.busy) return slow(X[5], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = bufferOf(n), b4 = bufferOf(pk), b5 = bufferOf(sk)
-    if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, pk, n4) || shared(b0, c, n0, b5, sk, n5) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, pk, n4) || shared(b1, mac, n1, b5, sk, n5)) return slow(X[5], arguments)
+    if (!(own(c) && own(mac))) {
+      const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = bufferOf(n), b4 = bufferOf(pk), b5 = bufferOf(sk)
+      if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, pk, n4) || shared(b0, c, n0, b5, sk, n5) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, pk, n4) || shared(b1, mac, n1, b5, sk, n5)) return slow(X[5], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[5], arguments)
     M.busy = true
@@ -153,8 +165,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_open_detached (m, c, mac, n, pk, sk) {
     const n0 = lengthOf(m), n1 = lengthOf(c), n2 = lengthOf(mac), n3 = lengthOf(n), n4 = lengthOf(pk), n5 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || n4 === 0 || n5 === 0 || arguments.length !== 6 || M.busy) return slow(X[6], arguments)
-    const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(mac), b3 = bufferOf(n), b4 = bufferOf(pk), b5 = bufferOf(sk)
-    if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, pk, n4) || shared(b0, m, n0, b5, sk, n5)) return slow(X[6], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(mac), b3 = bufferOf(n), b4 = bufferOf(pk), b5 = bufferOf(sk)
+      if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, pk, n4) || shared(b0, m, n0, b5, sk, n5)) return slow(X[6], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
@@ -170,8 +184,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_easy_afternm (c, m, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = lengthOf(n), n3 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[7], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[7], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[7], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
@@ -187,8 +203,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_open_easy_afternm (m, c, n, k) {
     const n0 = lengthOf(m), n1 = lengthOf(c), n2 = lengthOf(n), n3 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[8], arguments)
-    const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(k)
-    if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[8], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(k)
+      if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[8], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
@@ -204,8 +222,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_detached_afternm (c, mac, m, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(mac), n2 = lengthOf(m), n3 = lengthOf(n), n4 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || n4 === 0 || arguments.length !== 5 || M.busy) return slow(X[9], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = bufferOf(n), b4 = bufferOf(k)
-    if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, k, n4) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, k, n4)) return slow(X[9], arguments)
+    if (!(own(c) && own(mac))) {
+      const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = bufferOf(n), b4 = bufferOf(k)
+      if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, k, n4) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, k, n4)) return slow(X[9], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
@@ -222,8 +242,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_open_detached_afternm (m, c, mac, n, k) {
     const n0 = lengthOf(m), n1 = lengthOf(c), n2 = lengthOf(mac), n3 = lengthOf(n), n4 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || n4 === 0 || arguments.length !== 5 || M.busy) return slow(X[10], arguments)
-    const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(mac), b3 = bufferOf(n), b4 = bufferOf(k)
-    if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, k, n4)) return slow(X[10], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(mac), b3 = bufferOf(n), b4 = bufferOf(k)
+      if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, k, n4)) return slow(X[10], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
@@ -239,8 +261,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_seal (c, m, pk) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = lengthOf(pk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[11], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(pk)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, pk, n2)) return slow(X[11], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(pk)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, pk, n2)) return slow(X[11], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[11], arguments)
     M.busy = true
@@ -256,8 +280,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_seal_open (m, c, pk, sk) {
     const n0 = lengthOf(m), n1 = lengthOf(c), n2 = lengthOf(pk), n3 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[12], arguments)
-    const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(pk), b3 = bufferOf(sk)
-    if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, pk, n2) || shared(b0, m, n0, b3, sk, n3)) return slow(X[12], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(pk), b3 = bufferOf(sk)
+      if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, pk, n2) || shared(b0, m, n0, b3, sk, n3)) return slow(X[12], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[12], arguments)
     M.busy = true
@@ -273,8 +299,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_curve25519xchacha20poly1305_keypair (pk, sk) {
     const n0 = lengthOf(pk), n1 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[13], arguments)
-    const b0 = bufferOf(pk), b1 = bufferOf(sk)
-    if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[13], arguments)
+    if (!(own(pk) && own(sk))) {
+      const b0 = bufferOf(pk), b1 = bufferOf(sk)
+      if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[13], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true
@@ -291,8 +319,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_curve25519xchacha20poly1305_seed_keypair (pk, sk, seed) {
     const n0 = lengthOf(pk), n1 = lengthOf(sk), n2 = lengthOf(seed)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[14], arguments)
-    const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
-    if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[14], arguments)
+    if (!(own(pk) && own(sk))) {
+      const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
+      if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[14], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[14], arguments)
     M.busy = true
@@ -309,8 +339,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_curve25519xchacha20poly1305_beforenm (k, pk, sk) {
     const n0 = lengthOf(k), n1 = lengthOf(pk), n2 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[15], arguments)
-    const b0 = bufferOf(k), b1 = bufferOf(pk), b2 = bufferOf(sk)
-    if (shared(b0, k, n0, b1, pk, n1) || shared(b0, k, n0, b2, sk, n2)) return slow(X[15], arguments)
+    if (!own(k)) {
+      const b0 = bufferOf(k), b1 = bufferOf(pk), b2 = bufferOf(sk)
+      if (shared(b0, k, n0, b1, pk, n1) || shared(b0, k, n0, b2, sk, n2)) return slow(X[15], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[15], arguments)
     M.busy = true
@@ -326,8 +358,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_curve25519xchacha20poly1305_easy (c, m, n, pk, sk) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = lengthOf(n), n3 = lengthOf(pk), n4 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || n4 === 0 || arguments.length !== 5 || M.busy) return slow(X[16], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(pk), b4 = bufferOf(sk)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, pk, n3) || shared(b0, c, n0, b4, sk, n4)) return slow(X[16], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(pk), b4 = bufferOf(sk)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, pk, n3) || shared(b0, c, n0, b4, sk, n4)) return slow(X[16], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[16], arguments)
     M.busy = true
@@ -343,8 +377,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_curve25519xchacha20poly1305_open_easy (m, c, n, pk, sk) {
     const n0 = lengthOf(m), n1 = lengthOf(c), n2 = lengthOf(n), n3 = lengthOf(pk), n4 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || n4 === 0 || arguments.length !== 5 || M.busy) return slow(X[17], arguments)
-    const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(pk), b4 = bufferOf(sk)
-    if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, pk, n3) || shared(b0, m, n0, b4, sk, n4)) return slow(X[17], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(pk), b4 = bufferOf(sk)
+      if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, pk, n3) || shared(b0, m, n0, b4, sk, n4)) return slow(X[17], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[17], arguments)
     M.busy = true
@@ -360,8 +396,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_curve25519xchacha20poly1305_detached (c, mac, m, n, pk, sk) {
     const n0 = lengthOf(c), n1 = lengthOf(mac), n2 = lengthOf(m), n3 = lengthOf(n), n4 = lengthOf(pk), n5 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || n4 === 0 || n5 === 0 || arguments.length !== 6 || M.busy) return slow(X[18], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = bufferOf(n), b4 = bufferOf(pk), b5 = bufferOf(sk)
-    if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, pk, n4) || shared(b0, c, n0, b5, sk, n5) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, pk, n4) || shared(b1, mac, n1, b5, sk, n5)) return slow(X[18], arguments)
+    if (!(own(c) && own(mac))) {
+      const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = bufferOf(n), b4 = bufferOf(pk), b5 = bufferOf(sk)
+      if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, pk, n4) || shared(b0, c, n0, b5, sk, n5) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, pk, n4) || shared(b1, mac, n1, b5, sk, n5)) return slow(X[18], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[18], arguments)
     M.busy = true
@@ -378,8 +416,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_curve25519xchacha20poly1305_open_detached (m, c, mac, n, pk, sk) {
     const n0 = lengthOf(m), n1 = lengthOf(c), n2 = lengthOf(mac), n3 = lengthOf(n), n4 = lengthOf(pk), n5 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || n4 === 0 || n5 === 0 || arguments.length !== 6 || M.busy) return slow(X[19], arguments)
-    const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(mac), b3 = bufferOf(n), b4 = bufferOf(pk), b5 = bufferOf(sk)
-    if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, pk, n4) || shared(b0, m, n0, b5, sk, n5)) return slow(X[19], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(mac), b3 = bufferOf(n), b4 = bufferOf(pk), b5 = bufferOf(sk)
+      if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, pk, n4) || shared(b0, m, n0, b5, sk, n5)) return slow(X[19], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[19], arguments)
     M.busy = true
@@ -395,8 +435,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_curve25519xchacha20poly1305_easy_afternm (c, m, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = lengthOf(n), n3 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[20], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[20], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[20], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[20], arguments)
     M.busy = true
@@ -412,8 +454,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_curve25519xchacha20poly1305_open_easy_afternm (m, c, n, k) {
     const n0 = lengthOf(m), n1 = lengthOf(c), n2 = lengthOf(n), n3 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[21], arguments)
-    const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(k)
-    if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[21], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(k)
+      if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[21], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[21], arguments)
     M.busy = true
@@ -429,8 +473,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_curve25519xchacha20poly1305_detached_afternm (c, mac, m, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(mac), n2 = lengthOf(m), n3 = lengthOf(n), n4 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || n4 === 0 || arguments.length !== 5 || M.busy) return slow(X[22], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = bufferOf(n), b4 = bufferOf(k)
-    if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, k, n4) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, k, n4)) return slow(X[22], arguments)
+    if (!(own(c) && own(mac))) {
+      const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = bufferOf(n), b4 = bufferOf(k)
+      if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, k, n4) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, k, n4)) return slow(X[22], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[22], arguments)
     M.busy = true
@@ -447,8 +493,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_curve25519xchacha20poly1305_open_detached_afternm (m, c, mac, n, k) {
     const n0 = lengthOf(m), n1 = lengthOf(c), n2 = lengthOf(mac), n3 = lengthOf(n), n4 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || n4 === 0 || arguments.length !== 5 || M.busy) return slow(X[23], arguments)
-    const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(mac), b3 = bufferOf(n), b4 = bufferOf(k)
-    if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, k, n4)) return slow(X[23], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(mac), b3 = bufferOf(n), b4 = bufferOf(k)
+      if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, k, n4)) return slow(X[23], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[23], arguments)
     M.busy = true
@@ -464,8 +512,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_curve25519xchacha20poly1305_seal (c, m, pk) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = lengthOf(pk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[24], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(pk)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, pk, n2)) return slow(X[24], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(pk)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, pk, n2)) return slow(X[24], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[24], arguments)
     M.busy = true
@@ -481,8 +531,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_curve25519xchacha20poly1305_seal_open (m, c, pk, sk) {
     const n0 = lengthOf(m), n1 = lengthOf(c), n2 = lengthOf(pk), n3 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[25], arguments)
-    const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(pk), b3 = bufferOf(sk)
-    if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, pk, n2) || shared(b0, m, n0, b3, sk, n3)) return slow(X[25], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(pk), b3 = bufferOf(sk)
+      if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, pk, n2) || shared(b0, m, n0, b3, sk, n3)) return slow(X[25], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[25], arguments)
     M.busy = true
@@ -498,8 +550,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_curve25519xsalsa20poly1305_keypair (pk, sk) {
     const n0 = lengthOf(pk), n1 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[26], arguments)
-    const b0 = bufferOf(pk), b1 = bufferOf(sk)
-    if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[26], arguments)
+    if (!(own(pk) && own(sk))) {
+      const b0 = bufferOf(pk), b1 = bufferOf(sk)
+      if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[26], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[26], arguments)
     M.busy = true
@@ -516,8 +570,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_curve25519xsalsa20poly1305_seed_keypair (pk, sk, seed) {
     const n0 = lengthOf(pk), n1 = lengthOf(sk), n2 = lengthOf(seed)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[27], arguments)
-    const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
-    if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[27], arguments)
+    if (!(own(pk) && own(sk))) {
+      const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
+      if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[27], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[27], arguments)
     M.busy = true
@@ -534,8 +590,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_box_curve25519xsalsa20poly1305_beforenm (k, pk, sk) {
     const n0 = lengthOf(k), n1 = lengthOf(pk), n2 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[28], arguments)
-    const b0 = bufferOf(k), b1 = bufferOf(pk), b2 = bufferOf(sk)
-    if (shared(b0, k, n0, b1, pk, n1) || shared(b0, k, n0, b2, sk, n2)) return slow(X[28], arguments)
+    if (!own(k)) {
+      const b0 = bufferOf(k), b1 = bufferOf(pk), b2 = bufferOf(sk)
+      if (shared(b0, k, n0, b1, pk, n1) || shared(b0, k, n0, b2, sk, n2)) return slow(X[28], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[28], arguments)
     M.busy = true
@@ -551,8 +609,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kx_keypair (pk, sk) {
     const n0 = lengthOf(pk), n1 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[29], arguments)
-    const b0 = bufferOf(pk), b1 = bufferOf(sk)
-    if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[29], arguments)
+    if (!(own(pk) && own(sk))) {
+      const b0 = bufferOf(pk), b1 = bufferOf(sk)
+      if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[29], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[29], arguments)
     M.busy = true
@@ -569,8 +629,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kx_seed_keypair (pk, sk, seed) {
     const n0 = lengthOf(pk), n1 = lengthOf(sk), n2 = lengthOf(seed)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[30], arguments)
-    const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
-    if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[30], arguments)
+    if (!(own(pk) && own(sk))) {
+      const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
+      if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[30], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[30], arguments)
     M.busy = true
@@ -587,8 +649,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kx_client_session_keys (rx, tx, client_pk, client_sk, server_pk) {
     const n0 = rx === null ? -1 : lengthOf(rx), n1 = tx === null ? -1 : lengthOf(tx), n2 = lengthOf(client_pk), n3 = lengthOf(client_sk), n4 = lengthOf(server_pk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || n4 === 0 || arguments.length !== 5 || M.busy) return slow(X[31], arguments)
-    const b0 = n0 < 0 ? null : bufferOf(rx), b1 = n1 < 0 ? null : bufferOf(tx), b2 = bufferOf(client_pk), b3 = bufferOf(client_sk), b4 = bufferOf(server_pk)
-    if (shared(b0, rx, n0, b1, tx, n1) || shared(b0, rx, n0, b2, client_pk, n2) || shared(b0, rx, n0, b3, client_sk, n3) || shared(b0, rx, n0, b4, server_pk, n4) || shared(b1, tx, n1, b2, client_pk, n2) || shared(b1, tx, n1, b3, client_sk, n3) || shared(b1, tx, n1, b4, server_pk, n4)) return slow(X[31], arguments)
+    if (!((n0 < 0 || own(rx)) && (n1 < 0 || own(tx)))) {
+      const b0 = n0 < 0 ? null : bufferOf(rx), b1 = n1 < 0 ? null : bufferOf(tx), b2 = bufferOf(client_pk), b3 = bufferOf(client_sk), b4 = bufferOf(server_pk)
+      if (shared(b0, rx, n0, b1, tx, n1) || shared(b0, rx, n0, b2, client_pk, n2) || shared(b0, rx, n0, b3, client_sk, n3) || shared(b0, rx, n0, b4, server_pk, n4) || shared(b1, tx, n1, b2, client_pk, n2) || shared(b1, tx, n1, b3, client_sk, n3) || shared(b1, tx, n1, b4, server_pk, n4)) return slow(X[31], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[31], arguments)
     M.busy = true
@@ -605,8 +669,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kx_server_session_keys (rx, tx, server_pk, server_sk, client_pk) {
     const n0 = rx === null ? -1 : lengthOf(rx), n1 = tx === null ? -1 : lengthOf(tx), n2 = lengthOf(server_pk), n3 = lengthOf(server_sk), n4 = lengthOf(client_pk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || n4 === 0 || arguments.length !== 5 || M.busy) return slow(X[32], arguments)
-    const b0 = n0 < 0 ? null : bufferOf(rx), b1 = n1 < 0 ? null : bufferOf(tx), b2 = bufferOf(server_pk), b3 = bufferOf(server_sk), b4 = bufferOf(client_pk)
-    if (shared(b0, rx, n0, b1, tx, n1) || shared(b0, rx, n0, b2, server_pk, n2) || shared(b0, rx, n0, b3, server_sk, n3) || shared(b0, rx, n0, b4, client_pk, n4) || shared(b1, tx, n1, b2, server_pk, n2) || shared(b1, tx, n1, b3, server_sk, n3) || shared(b1, tx, n1, b4, client_pk, n4)) return slow(X[32], arguments)
+    if (!((n0 < 0 || own(rx)) && (n1 < 0 || own(tx)))) {
+      const b0 = n0 < 0 ? null : bufferOf(rx), b1 = n1 < 0 ? null : bufferOf(tx), b2 = bufferOf(server_pk), b3 = bufferOf(server_sk), b4 = bufferOf(client_pk)
+      if (shared(b0, rx, n0, b1, tx, n1) || shared(b0, rx, n0, b2, server_pk, n2) || shared(b0, rx, n0, b3, server_sk, n3) || shared(b0, rx, n0, b4, client_pk, n4) || shared(b1, tx, n1, b2, server_pk, n2) || shared(b1, tx, n1, b3, server_sk, n3) || shared(b1, tx, n1, b4, client_pk, n4)) return slow(X[32], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[32], arguments)
     M.busy = true

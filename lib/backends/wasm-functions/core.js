@@ -4,7 +4,7 @@
 // lib/backends/wasm.js (which explains the fast path and gives `rt`). A call the fast path does
 // not take goes to the generic `slow`.
 module.exports = function wasmFunctions (rt) {
-  const { M, slow, lengthOf, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
+  const { M, slow, lengthOf, own, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
   const A0 = 0, A1 = 1, A2 = 2, A3 = 3, A4 = 4, A5 = 5, A6 = 6, A7 = 7, A8 = 8, A9 = 9
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
@@ -75,8 +75,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ed25519_add (r, p, q) {
     const n0 = lengthOf(r), n1 = lengthOf(p), n2 = lengthOf(q)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[1], arguments)
-    const b0 = bufferOf(r), b1 = bufferOf(p), b2 = bufferOf(q)
-    if (shared(b0, r, n0, b1, p, n1) || shared(b0, r, n0, b2, q, n2)) return slow(X[1], arguments)
+    if (!own(r)) {
+      const b0 = bufferOf(r), b1 = bufferOf(p), b2 = bufferOf(q)
+      if (shared(b0, r, n0, b1, p, n1) || shared(b0, r, n0, b2, q, n2)) return slow(X[1], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[1], arguments)
     M.busy = true
@@ -92,8 +94,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ed25519_sub (r, p, q) {
     const n0 = lengthOf(r), n1 = lengthOf(p), n2 = lengthOf(q)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[2], arguments)
-    const b0 = bufferOf(r), b1 = bufferOf(p), b2 = bufferOf(q)
-    if (shared(b0, r, n0, b1, p, n1) || shared(b0, r, n0, b2, q, n2)) return slow(X[2], arguments)
+    if (!own(r)) {
+      const b0 = bufferOf(r), b1 = bufferOf(p), b2 = bufferOf(q)
+      if (shared(b0, r, n0, b1, p, n1) || shared(b0, r, n0, b2, q, n2)) return slow(X[2], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
@@ -109,7 +113,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ed25519_random (p) {
     const n0 = lengthOf(p)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[3], arguments)
-    const b0 = bufferOf(p)
     const size = pad(n0)
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
@@ -125,7 +128,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ed25519_scalar_random (r) {
     const n0 = lengthOf(r)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[4], arguments)
-    const b0 = bufferOf(r)
     const size = pad(n0)
     if (size > M.size) return slow(X[4], arguments)
     M.busy = true
@@ -141,8 +143,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ed25519_scalar_invert (recip, s) {
     const n0 = lengthOf(recip), n1 = lengthOf(s)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[5], arguments)
-    const b0 = bufferOf(recip), b1 = bufferOf(s)
-    if (shared(b0, recip, n0, b1, s, n1)) return slow(X[5], arguments)
+    if (!own(recip)) {
+      const b0 = bufferOf(recip), b1 = bufferOf(s)
+      if (shared(b0, recip, n0, b1, s, n1)) return slow(X[5], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[5], arguments)
     M.busy = true
@@ -158,8 +162,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ed25519_scalar_negate (neg, s) {
     const n0 = lengthOf(neg), n1 = lengthOf(s)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[6], arguments)
-    const b0 = bufferOf(neg), b1 = bufferOf(s)
-    if (shared(b0, neg, n0, b1, s, n1)) return slow(X[6], arguments)
+    if (!own(neg)) {
+      const b0 = bufferOf(neg), b1 = bufferOf(s)
+      if (shared(b0, neg, n0, b1, s, n1)) return slow(X[6], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
@@ -175,8 +181,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ed25519_scalar_complement (comp, s) {
     const n0 = lengthOf(comp), n1 = lengthOf(s)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[7], arguments)
-    const b0 = bufferOf(comp), b1 = bufferOf(s)
-    if (shared(b0, comp, n0, b1, s, n1)) return slow(X[7], arguments)
+    if (!own(comp)) {
+      const b0 = bufferOf(comp), b1 = bufferOf(s)
+      if (shared(b0, comp, n0, b1, s, n1)) return slow(X[7], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
@@ -192,8 +200,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ed25519_scalar_add (z, x, y) {
     const n0 = lengthOf(z), n1 = lengthOf(x), n2 = lengthOf(y)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[8], arguments)
-    const b0 = bufferOf(z), b1 = bufferOf(x), b2 = bufferOf(y)
-    if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[8], arguments)
+    if (!own(z)) {
+      const b0 = bufferOf(z), b1 = bufferOf(x), b2 = bufferOf(y)
+      if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[8], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
@@ -209,8 +219,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ed25519_scalar_sub (z, x, y) {
     const n0 = lengthOf(z), n1 = lengthOf(x), n2 = lengthOf(y)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[9], arguments)
-    const b0 = bufferOf(z), b1 = bufferOf(x), b2 = bufferOf(y)
-    if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[9], arguments)
+    if (!own(z)) {
+      const b0 = bufferOf(z), b1 = bufferOf(x), b2 = bufferOf(y)
+      if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[9], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
@@ -226,8 +238,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ed25519_scalar_mul (z, x, y) {
     const n0 = lengthOf(z), n1 = lengthOf(x), n2 = lengthOf(y)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[10], arguments)
-    const b0 = bufferOf(z), b1 = bufferOf(x), b2 = bufferOf(y)
-    if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[10], arguments)
+    if (!own(z)) {
+      const b0 = bufferOf(z), b1 = bufferOf(x), b2 = bufferOf(y)
+      if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[10], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
@@ -243,8 +257,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ed25519_scalar_reduce (r, s) {
     const n0 = lengthOf(r), n1 = lengthOf(s)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[11], arguments)
-    const b0 = bufferOf(r), b1 = bufferOf(s)
-    if (shared(b0, r, n0, b1, s, n1)) return slow(X[11], arguments)
+    if (!own(r)) {
+      const b0 = bufferOf(r), b1 = bufferOf(s)
+      if (shared(b0, r, n0, b1, s, n1)) return slow(X[11], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[11], arguments)
     M.busy = true
@@ -260,8 +276,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ed25519_from_uniform (p, r) {
     const n0 = lengthOf(p), n1 = lengthOf(r)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[12], arguments)
-    const b0 = bufferOf(p), b1 = bufferOf(r)
-    if (shared(b0, p, n0, b1, r, n1)) return slow(X[12], arguments)
+    if (!own(p)) {
+      const b0 = bufferOf(p), b1 = bufferOf(r)
+      if (shared(b0, p, n0, b1, r, n1)) return slow(X[12], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[12], arguments)
     M.busy = true
@@ -277,8 +295,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ed25519_from_hash (p, h) {
     const n0 = lengthOf(p), n1 = lengthOf(h)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[13], arguments)
-    const b0 = bufferOf(p), b1 = bufferOf(h)
-    if (shared(b0, p, n0, b1, h, n1)) return slow(X[13], arguments)
+    if (!own(p)) {
+      const b0 = bufferOf(p), b1 = bufferOf(h)
+      if (shared(b0, p, n0, b1, h, n1)) return slow(X[13], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true
@@ -307,8 +327,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ristretto255_add (r, p, q) {
     const n0 = lengthOf(r), n1 = lengthOf(p), n2 = lengthOf(q)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[15], arguments)
-    const b0 = bufferOf(r), b1 = bufferOf(p), b2 = bufferOf(q)
-    if (shared(b0, r, n0, b1, p, n1) || shared(b0, r, n0, b2, q, n2)) return slow(X[15], arguments)
+    if (!own(r)) {
+      const b0 = bufferOf(r), b1 = bufferOf(p), b2 = bufferOf(q)
+      if (shared(b0, r, n0, b1, p, n1) || shared(b0, r, n0, b2, q, n2)) return slow(X[15], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[15], arguments)
     M.busy = true
@@ -324,8 +346,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ristretto255_sub (r, p, q) {
     const n0 = lengthOf(r), n1 = lengthOf(p), n2 = lengthOf(q)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[16], arguments)
-    const b0 = bufferOf(r), b1 = bufferOf(p), b2 = bufferOf(q)
-    if (shared(b0, r, n0, b1, p, n1) || shared(b0, r, n0, b2, q, n2)) return slow(X[16], arguments)
+    if (!own(r)) {
+      const b0 = bufferOf(r), b1 = bufferOf(p), b2 = bufferOf(q)
+      if (shared(b0, r, n0, b1, p, n1) || shared(b0, r, n0, b2, q, n2)) return slow(X[16], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[16], arguments)
     M.busy = true
@@ -341,7 +365,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ristretto255_random (p) {
     const n0 = lengthOf(p)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[17], arguments)
-    const b0 = bufferOf(p)
     const size = pad(n0)
     if (size > M.size) return slow(X[17], arguments)
     M.busy = true
@@ -357,7 +380,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ristretto255_scalar_random (r) {
     const n0 = lengthOf(r)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[18], arguments)
-    const b0 = bufferOf(r)
     const size = pad(n0)
     if (size > M.size) return slow(X[18], arguments)
     M.busy = true
@@ -373,8 +395,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ristretto255_scalar_invert (recip, s) {
     const n0 = lengthOf(recip), n1 = lengthOf(s)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[19], arguments)
-    const b0 = bufferOf(recip), b1 = bufferOf(s)
-    if (shared(b0, recip, n0, b1, s, n1)) return slow(X[19], arguments)
+    if (!own(recip)) {
+      const b0 = bufferOf(recip), b1 = bufferOf(s)
+      if (shared(b0, recip, n0, b1, s, n1)) return slow(X[19], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[19], arguments)
     M.busy = true
@@ -390,8 +414,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ristretto255_scalar_negate (neg, s) {
     const n0 = lengthOf(neg), n1 = lengthOf(s)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[20], arguments)
-    const b0 = bufferOf(neg), b1 = bufferOf(s)
-    if (shared(b0, neg, n0, b1, s, n1)) return slow(X[20], arguments)
+    if (!own(neg)) {
+      const b0 = bufferOf(neg), b1 = bufferOf(s)
+      if (shared(b0, neg, n0, b1, s, n1)) return slow(X[20], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[20], arguments)
     M.busy = true
@@ -407,8 +433,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ristretto255_scalar_complement (comp, s) {
     const n0 = lengthOf(comp), n1 = lengthOf(s)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[21], arguments)
-    const b0 = bufferOf(comp), b1 = bufferOf(s)
-    if (shared(b0, comp, n0, b1, s, n1)) return slow(X[21], arguments)
+    if (!own(comp)) {
+      const b0 = bufferOf(comp), b1 = bufferOf(s)
+      if (shared(b0, comp, n0, b1, s, n1)) return slow(X[21], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[21], arguments)
     M.busy = true
@@ -424,8 +452,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ristretto255_scalar_add (z, x, y) {
     const n0 = lengthOf(z), n1 = lengthOf(x), n2 = lengthOf(y)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[22], arguments)
-    const b0 = bufferOf(z), b1 = bufferOf(x), b2 = bufferOf(y)
-    if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[22], arguments)
+    if (!own(z)) {
+      const b0 = bufferOf(z), b1 = bufferOf(x), b2 = bufferOf(y)
+      if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[22], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[22], arguments)
     M.busy = true
@@ -441,8 +471,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ristretto255_scalar_sub (z, x, y) {
     const n0 = lengthOf(z), n1 = lengthOf(x), n2 = lengthOf(y)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[23], arguments)
-    const b0 = bufferOf(z), b1 = bufferOf(x), b2 = bufferOf(y)
-    if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[23], arguments)
+    if (!own(z)) {
+      const b0 = bufferOf(z), b1 = bufferOf(x), b2 = bufferOf(y)
+      if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[23], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[23], arguments)
     M.busy = true
@@ -458,8 +490,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ristretto255_scalar_mul (z, x, y) {
     const n0 = lengthOf(z), n1 = lengthOf(x), n2 = lengthOf(y)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[24], arguments)
-    const b0 = bufferOf(z), b1 = bufferOf(x), b2 = bufferOf(y)
-    if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[24], arguments)
+    if (!own(z)) {
+      const b0 = bufferOf(z), b1 = bufferOf(x), b2 = bufferOf(y)
+      if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[24], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[24], arguments)
     M.busy = true
@@ -475,8 +509,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ristretto255_scalar_reduce (r, s) {
     const n0 = lengthOf(r), n1 = lengthOf(s)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[25], arguments)
-    const b0 = bufferOf(r), b1 = bufferOf(s)
-    if (shared(b0, r, n0, b1, s, n1)) return slow(X[25], arguments)
+    if (!own(r)) {
+      const b0 = bufferOf(r), b1 = bufferOf(s)
+      if (shared(b0, r, n0, b1, s, n1)) return slow(X[25], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[25], arguments)
     M.busy = true
@@ -492,8 +528,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_ristretto255_from_hash (p, r) {
     const n0 = lengthOf(p), n1 = lengthOf(r)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[26], arguments)
-    const b0 = bufferOf(p), b1 = bufferOf(r)
-    if (shared(b0, p, n0, b1, r, n1)) return slow(X[26], arguments)
+    if (!own(p)) {
+      const b0 = bufferOf(p), b1 = bufferOf(r)
+      if (shared(b0, p, n0, b1, r, n1)) return slow(X[26], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[26], arguments)
     M.busy = true
@@ -509,8 +547,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_hchacha20 (out, in_, k, c) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = lengthOf(k), n3 = c === null ? -1 : lengthOf(c)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[27], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k), b3 = n3 < 0 ? null : bufferOf(c)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2) || shared(b0, out, n0, b3, c, n3)) return slow(X[27], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k), b3 = n3 < 0 ? null : bufferOf(c)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2) || shared(b0, out, n0, b3, c, n3)) return slow(X[27], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[27], arguments)
     M.busy = true
@@ -526,8 +566,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_hsalsa20 (out, in_, k, c) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = lengthOf(k), n3 = c === null ? -1 : lengthOf(c)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[28], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k), b3 = n3 < 0 ? null : bufferOf(c)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2) || shared(b0, out, n0, b3, c, n3)) return slow(X[28], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k), b3 = n3 < 0 ? null : bufferOf(c)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2) || shared(b0, out, n0, b3, c, n3)) return slow(X[28], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[28], arguments)
     M.busy = true
@@ -543,8 +585,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_salsa20 (out, in_, k, c) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = lengthOf(k), n3 = c === null ? -1 : lengthOf(c)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[29], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k), b3 = n3 < 0 ? null : bufferOf(c)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2) || shared(b0, out, n0, b3, c, n3)) return slow(X[29], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k), b3 = n3 < 0 ? null : bufferOf(c)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2) || shared(b0, out, n0, b3, c, n3)) return slow(X[29], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[29], arguments)
     M.busy = true
@@ -560,8 +604,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_salsa2012 (out, in_, k, c) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = lengthOf(k), n3 = c === null ? -1 : lengthOf(c)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[30], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k), b3 = n3 < 0 ? null : bufferOf(c)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2) || shared(b0, out, n0, b3, c, n3)) return slow(X[30], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k), b3 = n3 < 0 ? null : bufferOf(c)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2) || shared(b0, out, n0, b3, c, n3)) return slow(X[30], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[30], arguments)
     M.busy = true
@@ -577,8 +623,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_salsa208 (out, in_, k, c) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = lengthOf(k), n3 = c === null ? -1 : lengthOf(c)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[31], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k), b3 = n3 < 0 ? null : bufferOf(c)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2) || shared(b0, out, n0, b3, c, n3)) return slow(X[31], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k), b3 = n3 < 0 ? null : bufferOf(c)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2) || shared(b0, out, n0, b3, c, n3)) return slow(X[31], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[31], arguments)
     M.busy = true
@@ -594,7 +642,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_keccak1600_init (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[32], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[32], arguments)
     M.busy = true
@@ -609,8 +656,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_keccak1600_xor_bytes (state, bytes, offset) {
     const n0 = lengthOf(state), n1 = lengthOf(bytes)
     if (n0 === 0 || n1 === 0 || typeof offset !== 'number' || arguments.length !== 3 || M.busy) return slow(X[33], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(bytes)
-    if (shared(b0, state, n0, b1, bytes, n1)) return slow(X[33], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(bytes)
+      if (shared(b0, state, n0, b1, bytes, n1)) return slow(X[33], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[33], arguments)
     M.busy = true
@@ -626,8 +675,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_keccak1600_extract_bytes (state, bytes, offset) {
     const n0 = lengthOf(state), n1 = lengthOf(bytes)
     if (n0 === 0 || n1 === 0 || typeof offset !== 'number' || arguments.length !== 3 || M.busy) return slow(X[34], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(bytes)
-    if (shared(b0, state, n0, b1, bytes, n1)) return slow(X[34], arguments)
+    if (!(own(state) && own(bytes))) {
+      const b0 = bufferOf(state), b1 = bufferOf(bytes)
+      if (shared(b0, state, n0, b1, bytes, n1)) return slow(X[34], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[34], arguments)
     M.busy = true
@@ -645,7 +696,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_keccak1600_permute_24 (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[35], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[35], arguments)
     M.busy = true
@@ -660,7 +710,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_core_keccak1600_permute_12 (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[36], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[36], arguments)
     M.busy = true
@@ -675,8 +724,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_scalarmult (q, n, p) {
     const n0 = lengthOf(q), n1 = lengthOf(n), n2 = lengthOf(p)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[37], arguments)
-    const b0 = bufferOf(q), b1 = bufferOf(n), b2 = bufferOf(p)
-    if (shared(b0, q, n0, b1, n, n1) || shared(b0, q, n0, b2, p, n2)) return slow(X[37], arguments)
+    if (!own(q)) {
+      const b0 = bufferOf(q), b1 = bufferOf(n), b2 = bufferOf(p)
+      if (shared(b0, q, n0, b1, n, n1) || shared(b0, q, n0, b2, p, n2)) return slow(X[37], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[37], arguments)
     M.busy = true
@@ -692,8 +743,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_scalarmult_base (q, n) {
     const n0 = lengthOf(q), n1 = lengthOf(n)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[38], arguments)
-    const b0 = bufferOf(q), b1 = bufferOf(n)
-    if (shared(b0, q, n0, b1, n, n1)) return slow(X[38], arguments)
+    if (!own(q)) {
+      const b0 = bufferOf(q), b1 = bufferOf(n)
+      if (shared(b0, q, n0, b1, n, n1)) return slow(X[38], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[38], arguments)
     M.busy = true
@@ -709,8 +762,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_scalarmult_curve25519 (q, n, p) {
     const n0 = lengthOf(q), n1 = lengthOf(n), n2 = lengthOf(p)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[39], arguments)
-    const b0 = bufferOf(q), b1 = bufferOf(n), b2 = bufferOf(p)
-    if (shared(b0, q, n0, b1, n, n1) || shared(b0, q, n0, b2, p, n2)) return slow(X[39], arguments)
+    if (!own(q)) {
+      const b0 = bufferOf(q), b1 = bufferOf(n), b2 = bufferOf(p)
+      if (shared(b0, q, n0, b1, n, n1) || shared(b0, q, n0, b2, p, n2)) return slow(X[39], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[39], arguments)
     M.busy = true
@@ -726,8 +781,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_scalarmult_curve25519_base (q, n) {
     const n0 = lengthOf(q), n1 = lengthOf(n)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[40], arguments)
-    const b0 = bufferOf(q), b1 = bufferOf(n)
-    if (shared(b0, q, n0, b1, n, n1)) return slow(X[40], arguments)
+    if (!own(q)) {
+      const b0 = bufferOf(q), b1 = bufferOf(n)
+      if (shared(b0, q, n0, b1, n, n1)) return slow(X[40], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[40], arguments)
     M.busy = true
@@ -743,8 +800,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_scalarmult_ed25519 (q, n, p) {
     const n0 = lengthOf(q), n1 = lengthOf(n), n2 = lengthOf(p)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[41], arguments)
-    const b0 = bufferOf(q), b1 = bufferOf(n), b2 = bufferOf(p)
-    if (shared(b0, q, n0, b1, n, n1) || shared(b0, q, n0, b2, p, n2)) return slow(X[41], arguments)
+    if (!own(q)) {
+      const b0 = bufferOf(q), b1 = bufferOf(n), b2 = bufferOf(p)
+      if (shared(b0, q, n0, b1, n, n1) || shared(b0, q, n0, b2, p, n2)) return slow(X[41], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[41], arguments)
     M.busy = true
@@ -760,8 +819,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_scalarmult_ed25519_base (q, n) {
     const n0 = lengthOf(q), n1 = lengthOf(n)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[42], arguments)
-    const b0 = bufferOf(q), b1 = bufferOf(n)
-    if (shared(b0, q, n0, b1, n, n1)) return slow(X[42], arguments)
+    if (!own(q)) {
+      const b0 = bufferOf(q), b1 = bufferOf(n)
+      if (shared(b0, q, n0, b1, n, n1)) return slow(X[42], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[42], arguments)
     M.busy = true
@@ -777,8 +838,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_scalarmult_ed25519_noclamp (q, n, p) {
     const n0 = lengthOf(q), n1 = lengthOf(n), n2 = lengthOf(p)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[43], arguments)
-    const b0 = bufferOf(q), b1 = bufferOf(n), b2 = bufferOf(p)
-    if (shared(b0, q, n0, b1, n, n1) || shared(b0, q, n0, b2, p, n2)) return slow(X[43], arguments)
+    if (!own(q)) {
+      const b0 = bufferOf(q), b1 = bufferOf(n), b2 = bufferOf(p)
+      if (shared(b0, q, n0, b1, n, n1) || shared(b0, q, n0, b2, p, n2)) return slow(X[43], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[43], arguments)
     M.busy = true
@@ -794,8 +857,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_scalarmult_ed25519_base_noclamp (q, n) {
     const n0 = lengthOf(q), n1 = lengthOf(n)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[44], arguments)
-    const b0 = bufferOf(q), b1 = bufferOf(n)
-    if (shared(b0, q, n0, b1, n, n1)) return slow(X[44], arguments)
+    if (!own(q)) {
+      const b0 = bufferOf(q), b1 = bufferOf(n)
+      if (shared(b0, q, n0, b1, n, n1)) return slow(X[44], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[44], arguments)
     M.busy = true
@@ -811,8 +876,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_scalarmult_ristretto255 (q, n, p) {
     const n0 = lengthOf(q), n1 = lengthOf(n), n2 = lengthOf(p)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[45], arguments)
-    const b0 = bufferOf(q), b1 = bufferOf(n), b2 = bufferOf(p)
-    if (shared(b0, q, n0, b1, n, n1) || shared(b0, q, n0, b2, p, n2)) return slow(X[45], arguments)
+    if (!own(q)) {
+      const b0 = bufferOf(q), b1 = bufferOf(n), b2 = bufferOf(p)
+      if (shared(b0, q, n0, b1, n, n1) || shared(b0, q, n0, b2, p, n2)) return slow(X[45], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[45], arguments)
     M.busy = true
@@ -828,8 +895,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_scalarmult_ristretto255_base (q, n) {
     const n0 = lengthOf(q), n1 = lengthOf(n)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[46], arguments)
-    const b0 = bufferOf(q), b1 = bufferOf(n)
-    if (shared(b0, q, n0, b1, n, n1)) return slow(X[46], arguments)
+    if (!own(q)) {
+      const b0 = bufferOf(q), b1 = bufferOf(n)
+      if (shared(b0, q, n0, b1, n, n1)) return slow(X[46], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[46], arguments)
     M.busy = true

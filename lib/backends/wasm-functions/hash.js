@@ -4,7 +4,7 @@
 // lib/backends/wasm.js (which explains the fast path and gives `rt`). A call the fast path does
 // not take goes to the generic `slow`.
 module.exports = function wasmFunctions (rt) {
-  const { M, slow, lengthOf, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
+  const { M, slow, lengthOf, own, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
   const A0 = 0, A1 = 1, A2 = 2, A3 = 3, A4 = 4, A5 = 5, A6 = 6, A7 = 7, A8 = 8, A9 = 9
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
@@ -68,8 +68,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_generichash (out, in_, key) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = key === null ? -1 : lengthOf(key)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[0], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = n2 < 0 ? null : bufferOf(key)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, key, n2)) return slow(X[0], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = n2 < 0 ? null : bufferOf(key)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, key, n2)) return slow(X[0], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[0], arguments)
     M.busy = true
@@ -85,7 +87,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_generichash_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[1], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[1], arguments)
     M.busy = true
@@ -101,8 +102,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_generichash_init (state, key, outlen) {
     const n0 = lengthOf(state), n1 = key === null ? -1 : lengthOf(key)
     if (n0 === 0 || n1 === 0 || typeof outlen !== 'number' || arguments.length !== 3 || M.busy) return slow(X[2], arguments)
-    const b0 = bufferOf(state), b1 = n1 < 0 ? null : bufferOf(key)
-    if (shared(b0, state, n0, b1, key, n1)) return slow(X[2], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = n1 < 0 ? null : bufferOf(key)
+      if (shared(b0, state, n0, b1, key, n1)) return slow(X[2], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
@@ -118,8 +121,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_generichash_update (state, in_) {
     const n0 = lengthOf(state), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[3], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(in_)
-    if (shared(b0, state, n0, b1, in_, n1)) return slow(X[3], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(in_)
+      if (shared(b0, state, n0, b1, in_, n1)) return slow(X[3], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
@@ -134,8 +139,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_generichash_final (state, out) {
     const n0 = lengthOf(state), n1 = lengthOf(out)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[4], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(out)
-    if (shared(b0, state, n0, b1, out, n1)) return slow(X[4], arguments)
+    if (!(own(state) && own(out))) {
+      const b0 = bufferOf(state), b1 = bufferOf(out)
+      if (shared(b0, state, n0, b1, out, n1)) return slow(X[4], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[4], arguments)
     M.busy = true
@@ -152,8 +159,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_generichash_blake2b (out, in_, key) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = key === null ? -1 : lengthOf(key)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[5], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = n2 < 0 ? null : bufferOf(key)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, key, n2)) return slow(X[5], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = n2 < 0 ? null : bufferOf(key)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, key, n2)) return slow(X[5], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[5], arguments)
     M.busy = true
@@ -169,7 +178,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_generichash_blake2b_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[6], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
@@ -185,8 +193,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_generichash_blake2b_init (state, key, outlen) {
     const n0 = lengthOf(state), n1 = key === null ? -1 : lengthOf(key)
     if (n0 === 0 || n1 === 0 || typeof outlen !== 'number' || arguments.length !== 3 || M.busy) return slow(X[7], arguments)
-    const b0 = bufferOf(state), b1 = n1 < 0 ? null : bufferOf(key)
-    if (shared(b0, state, n0, b1, key, n1)) return slow(X[7], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = n1 < 0 ? null : bufferOf(key)
+      if (shared(b0, state, n0, b1, key, n1)) return slow(X[7], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
@@ -202,8 +212,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_generichash_blake2b_update (state, in_) {
     const n0 = lengthOf(state), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[8], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(in_)
-    if (shared(b0, state, n0, b1, in_, n1)) return slow(X[8], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(in_)
+      if (shared(b0, state, n0, b1, in_, n1)) return slow(X[8], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
@@ -218,8 +230,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_generichash_blake2b_final (state, out) {
     const n0 = lengthOf(state), n1 = lengthOf(out)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[9], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(out)
-    if (shared(b0, state, n0, b1, out, n1)) return slow(X[9], arguments)
+    if (!(own(state) && own(out))) {
+      const b0 = bufferOf(state), b1 = bufferOf(out)
+      if (shared(b0, state, n0, b1, out, n1)) return slow(X[9], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
@@ -236,8 +250,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_generichash_blake2b_salt_personal (out, in_, key, salt, personal) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = key === null ? -1 : lengthOf(key), n3 = salt === null ? -1 : lengthOf(salt), n4 = personal === null ? -1 : lengthOf(personal)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || n4 === 0 || arguments.length !== 5 || M.busy) return slow(X[10], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = n2 < 0 ? null : bufferOf(key), b3 = n3 < 0 ? null : bufferOf(salt), b4 = n4 < 0 ? null : bufferOf(personal)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, key, n2) || shared(b0, out, n0, b3, salt, n3) || shared(b0, out, n0, b4, personal, n4)) return slow(X[10], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = n2 < 0 ? null : bufferOf(key), b3 = n3 < 0 ? null : bufferOf(salt), b4 = n4 < 0 ? null : bufferOf(personal)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, key, n2) || shared(b0, out, n0, b3, salt, n3) || shared(b0, out, n0, b4, personal, n4)) return slow(X[10], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
@@ -253,8 +269,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_generichash_blake2b_init_salt_personal (state, key, outlen, salt, personal) {
     const n0 = lengthOf(state), n1 = key === null ? -1 : lengthOf(key), n3 = salt === null ? -1 : lengthOf(salt), n4 = personal === null ? -1 : lengthOf(personal)
     if (n0 === 0 || n1 === 0 || typeof outlen !== 'number' || n3 === 0 || n4 === 0 || arguments.length !== 5 || M.busy) return slow(X[11], arguments)
-    const b0 = bufferOf(state), b1 = n1 < 0 ? null : bufferOf(key), b3 = n3 < 0 ? null : bufferOf(salt), b4 = n4 < 0 ? null : bufferOf(personal)
-    if (shared(b0, state, n0, b1, key, n1) || shared(b0, state, n0, b3, salt, n3) || shared(b0, state, n0, b4, personal, n4)) return slow(X[11], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = n1 < 0 ? null : bufferOf(key), b3 = n3 < 0 ? null : bufferOf(salt), b4 = n4 < 0 ? null : bufferOf(personal)
+      if (shared(b0, state, n0, b1, key, n1) || shared(b0, state, n0, b3, salt, n3) || shared(b0, state, n0, b4, personal, n4)) return slow(X[11], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[11], arguments)
     M.busy = true
@@ -270,8 +288,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_hash (out, in_) {
     const n0 = lengthOf(out), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[12], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_)
-    if (shared(b0, out, n0, b1, in_, n1)) return slow(X[12], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_)
+      if (shared(b0, out, n0, b1, in_, n1)) return slow(X[12], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[12], arguments)
     M.busy = true
@@ -287,8 +307,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_hash_sha256 (out, in_) {
     const n0 = lengthOf(out), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[13], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_)
-    if (shared(b0, out, n0, b1, in_, n1)) return slow(X[13], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_)
+      if (shared(b0, out, n0, b1, in_, n1)) return slow(X[13], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true
@@ -304,7 +326,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_hash_sha256_init (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[14], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[14], arguments)
     M.busy = true
@@ -319,8 +340,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_hash_sha256_update (state, in_) {
     const n0 = lengthOf(state), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[15], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(in_)
-    if (shared(b0, state, n0, b1, in_, n1)) return slow(X[15], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(in_)
+      if (shared(b0, state, n0, b1, in_, n1)) return slow(X[15], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[15], arguments)
     M.busy = true
@@ -335,8 +358,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_hash_sha256_final (state, out) {
     const n0 = lengthOf(state), n1 = lengthOf(out)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[16], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(out)
-    if (shared(b0, state, n0, b1, out, n1)) return slow(X[16], arguments)
+    if (!(own(state) && own(out))) {
+      const b0 = bufferOf(state), b1 = bufferOf(out)
+      if (shared(b0, state, n0, b1, out, n1)) return slow(X[16], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[16], arguments)
     M.busy = true
@@ -353,8 +378,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_hash_sha512 (out, in_) {
     const n0 = lengthOf(out), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[17], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_)
-    if (shared(b0, out, n0, b1, in_, n1)) return slow(X[17], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_)
+      if (shared(b0, out, n0, b1, in_, n1)) return slow(X[17], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[17], arguments)
     M.busy = true
@@ -370,7 +397,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_hash_sha512_init (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[18], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[18], arguments)
     M.busy = true
@@ -385,8 +411,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_hash_sha512_update (state, in_) {
     const n0 = lengthOf(state), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[19], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(in_)
-    if (shared(b0, state, n0, b1, in_, n1)) return slow(X[19], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(in_)
+      if (shared(b0, state, n0, b1, in_, n1)) return slow(X[19], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[19], arguments)
     M.busy = true
@@ -401,8 +429,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_hash_sha512_final (state, out) {
     const n0 = lengthOf(state), n1 = lengthOf(out)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[20], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(out)
-    if (shared(b0, state, n0, b1, out, n1)) return slow(X[20], arguments)
+    if (!(own(state) && own(out))) {
+      const b0 = bufferOf(state), b1 = bufferOf(out)
+      if (shared(b0, state, n0, b1, out, n1)) return slow(X[20], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[20], arguments)
     M.busy = true
@@ -419,8 +449,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_hash_sha3256 (out, in_) {
     const n0 = lengthOf(out), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[21], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_)
-    if (shared(b0, out, n0, b1, in_, n1)) return slow(X[21], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_)
+      if (shared(b0, out, n0, b1, in_, n1)) return slow(X[21], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[21], arguments)
     M.busy = true
@@ -436,7 +468,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_hash_sha3256_init (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[22], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[22], arguments)
     M.busy = true
@@ -451,8 +482,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_hash_sha3256_update (state, in_) {
     const n0 = lengthOf(state), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[23], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(in_)
-    if (shared(b0, state, n0, b1, in_, n1)) return slow(X[23], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(in_)
+      if (shared(b0, state, n0, b1, in_, n1)) return slow(X[23], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[23], arguments)
     M.busy = true
@@ -467,8 +500,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_hash_sha3256_final (state, out) {
     const n0 = lengthOf(state), n1 = lengthOf(out)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[24], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(out)
-    if (shared(b0, state, n0, b1, out, n1)) return slow(X[24], arguments)
+    if (!(own(state) && own(out))) {
+      const b0 = bufferOf(state), b1 = bufferOf(out)
+      if (shared(b0, state, n0, b1, out, n1)) return slow(X[24], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[24], arguments)
     M.busy = true
@@ -485,8 +520,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_hash_sha3512 (out, in_) {
     const n0 = lengthOf(out), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[25], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_)
-    if (shared(b0, out, n0, b1, in_, n1)) return slow(X[25], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_)
+      if (shared(b0, out, n0, b1, in_, n1)) return slow(X[25], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[25], arguments)
     M.busy = true
@@ -502,7 +539,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_hash_sha3512_init (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[26], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[26], arguments)
     M.busy = true
@@ -517,8 +553,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_hash_sha3512_update (state, in_) {
     const n0 = lengthOf(state), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[27], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(in_)
-    if (shared(b0, state, n0, b1, in_, n1)) return slow(X[27], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(in_)
+      if (shared(b0, state, n0, b1, in_, n1)) return slow(X[27], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[27], arguments)
     M.busy = true
@@ -533,8 +571,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_hash_sha3512_final (state, out) {
     const n0 = lengthOf(state), n1 = lengthOf(out)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[28], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(out)
-    if (shared(b0, state, n0, b1, out, n1)) return slow(X[28], arguments)
+    if (!(own(state) && own(out))) {
+      const b0 = bufferOf(state), b1 = bufferOf(out)
+      if (shared(b0, state, n0, b1, out, n1)) return slow(X[28], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[28], arguments)
     M.busy = true
@@ -551,8 +591,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_xof_shake128 (out, in_) {
     const n0 = lengthOf(out), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[29], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_)
-    if (shared(b0, out, n0, b1, in_, n1)) return slow(X[29], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_)
+      if (shared(b0, out, n0, b1, in_, n1)) return slow(X[29], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[29], arguments)
     M.busy = true
@@ -567,7 +609,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_xof_shake128_init (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[30], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[30], arguments)
     M.busy = true
@@ -582,7 +623,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_xof_shake128_init_with_domain (state, domain) {
     const n0 = lengthOf(state)
     if (n0 === 0 || typeof domain !== 'number' || arguments.length !== 2 || M.busy) return slow(X[31], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[31], arguments)
     M.busy = true
@@ -598,8 +638,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_xof_shake128_update (state, in_) {
     const n0 = lengthOf(state), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[32], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(in_)
-    if (shared(b0, state, n0, b1, in_, n1)) return slow(X[32], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(in_)
+      if (shared(b0, state, n0, b1, in_, n1)) return slow(X[32], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[32], arguments)
     M.busy = true
@@ -614,8 +656,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_xof_shake128_squeeze (state, out) {
     const n0 = lengthOf(state), n1 = lengthOf(out)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[33], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(out)
-    if (shared(b0, state, n0, b1, out, n1)) return slow(X[33], arguments)
+    if (!(own(state) && own(out))) {
+      const b0 = bufferOf(state), b1 = bufferOf(out)
+      if (shared(b0, state, n0, b1, out, n1)) return slow(X[33], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[33], arguments)
     M.busy = true
@@ -631,8 +675,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_xof_shake256 (out, in_) {
     const n0 = lengthOf(out), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[34], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_)
-    if (shared(b0, out, n0, b1, in_, n1)) return slow(X[34], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_)
+      if (shared(b0, out, n0, b1, in_, n1)) return slow(X[34], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[34], arguments)
     M.busy = true
@@ -647,7 +693,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_xof_shake256_init (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[35], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[35], arguments)
     M.busy = true
@@ -662,7 +707,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_xof_shake256_init_with_domain (state, domain) {
     const n0 = lengthOf(state)
     if (n0 === 0 || typeof domain !== 'number' || arguments.length !== 2 || M.busy) return slow(X[36], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[36], arguments)
     M.busy = true
@@ -678,8 +722,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_xof_shake256_update (state, in_) {
     const n0 = lengthOf(state), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[37], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(in_)
-    if (shared(b0, state, n0, b1, in_, n1)) return slow(X[37], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(in_)
+      if (shared(b0, state, n0, b1, in_, n1)) return slow(X[37], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[37], arguments)
     M.busy = true
@@ -694,8 +740,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_xof_shake256_squeeze (state, out) {
     const n0 = lengthOf(state), n1 = lengthOf(out)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[38], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(out)
-    if (shared(b0, state, n0, b1, out, n1)) return slow(X[38], arguments)
+    if (!(own(state) && own(out))) {
+      const b0 = bufferOf(state), b1 = bufferOf(out)
+      if (shared(b0, state, n0, b1, out, n1)) return slow(X[38], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[38], arguments)
     M.busy = true
@@ -711,8 +759,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_xof_turboshake128 (out, in_) {
     const n0 = lengthOf(out), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[39], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_)
-    if (shared(b0, out, n0, b1, in_, n1)) return slow(X[39], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_)
+      if (shared(b0, out, n0, b1, in_, n1)) return slow(X[39], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[39], arguments)
     M.busy = true
@@ -727,7 +777,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_xof_turboshake128_init (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[40], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[40], arguments)
     M.busy = true
@@ -742,7 +791,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_xof_turboshake128_init_with_domain (state, domain) {
     const n0 = lengthOf(state)
     if (n0 === 0 || typeof domain !== 'number' || arguments.length !== 2 || M.busy) return slow(X[41], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[41], arguments)
     M.busy = true
@@ -758,8 +806,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_xof_turboshake128_update (state, in_) {
     const n0 = lengthOf(state), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[42], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(in_)
-    if (shared(b0, state, n0, b1, in_, n1)) return slow(X[42], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(in_)
+      if (shared(b0, state, n0, b1, in_, n1)) return slow(X[42], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[42], arguments)
     M.busy = true
@@ -774,8 +824,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_xof_turboshake128_squeeze (state, out) {
     const n0 = lengthOf(state), n1 = lengthOf(out)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[43], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(out)
-    if (shared(b0, state, n0, b1, out, n1)) return slow(X[43], arguments)
+    if (!(own(state) && own(out))) {
+      const b0 = bufferOf(state), b1 = bufferOf(out)
+      if (shared(b0, state, n0, b1, out, n1)) return slow(X[43], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[43], arguments)
     M.busy = true
@@ -791,8 +843,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_xof_turboshake256 (out, in_) {
     const n0 = lengthOf(out), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[44], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_)
-    if (shared(b0, out, n0, b1, in_, n1)) return slow(X[44], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_)
+      if (shared(b0, out, n0, b1, in_, n1)) return slow(X[44], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[44], arguments)
     M.busy = true
@@ -807,7 +861,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_xof_turboshake256_init (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[45], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[45], arguments)
     M.busy = true
@@ -822,7 +875,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_xof_turboshake256_init_with_domain (state, domain) {
     const n0 = lengthOf(state)
     if (n0 === 0 || typeof domain !== 'number' || arguments.length !== 2 || M.busy) return slow(X[46], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[46], arguments)
     M.busy = true
@@ -838,8 +890,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_xof_turboshake256_update (state, in_) {
     const n0 = lengthOf(state), n1 = lengthOf(in_)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[47], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(in_)
-    if (shared(b0, state, n0, b1, in_, n1)) return slow(X[47], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(in_)
+      if (shared(b0, state, n0, b1, in_, n1)) return slow(X[47], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[47], arguments)
     M.busy = true
@@ -854,8 +908,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_xof_turboshake256_squeeze (state, out) {
     const n0 = lengthOf(state), n1 = lengthOf(out)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[48], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(out)
-    if (shared(b0, state, n0, b1, out, n1)) return slow(X[48], arguments)
+    if (!(own(state) && own(out))) {
+      const b0 = bufferOf(state), b1 = bufferOf(out)
+      if (shared(b0, state, n0, b1, out, n1)) return slow(X[48], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[48], arguments)
     M.busy = true
@@ -871,8 +927,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_shorthash (out, in_, k) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[49], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[49], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[49], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[49], arguments)
     M.busy = true
@@ -888,8 +946,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_shorthash_siphash24 (out, in_, k) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[50], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[50], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[50], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[50], arguments)
     M.busy = true
@@ -905,8 +965,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_shorthash_siphashx24 (out, in_, k) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[51], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[51], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[51], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[51], arguments)
     M.busy = true
@@ -922,7 +984,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_shorthash_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[52], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[52], arguments)
     M.busy = true

@@ -4,7 +4,7 @@
 // lib/backends/wasm.js (which explains the fast path and gives `rt`). A call the fast path does
 // not take goes to the generic `slow`.
 module.exports = function wasmFunctions (rt) {
-  const { M, slow, lengthOf, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
+  const { M, slow, lengthOf, own, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
   const A0 = 0, A1 = 1, A2 = 2, A3 = 3, A4 = 4, A5 = 5, A6 = 6, A7 = 7, A8 = 8, A9 = 9
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
@@ -29,7 +29,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_ipcrypt_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[0], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[0], arguments)
     M.busy = true
@@ -45,8 +44,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_ipcrypt_encrypt (out, in_, k) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[1], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[1], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[1], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[1], arguments)
     M.busy = true
@@ -62,8 +63,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_ipcrypt_decrypt (out, in_, k) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[2], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[2], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[2], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
@@ -79,7 +82,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_ipcrypt_nd_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[3], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
@@ -95,8 +97,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_ipcrypt_nd_encrypt (out, in_, t, k) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = lengthOf(t), n3 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[4], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(t), b3 = bufferOf(k)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, t, n2) || shared(b0, out, n0, b3, k, n3)) return slow(X[4], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(t), b3 = bufferOf(k)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, t, n2) || shared(b0, out, n0, b3, k, n3)) return slow(X[4], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[4], arguments)
     M.busy = true
@@ -112,8 +116,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_ipcrypt_nd_decrypt (out, in_, k) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[5], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[5], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[5], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[5], arguments)
     M.busy = true
@@ -129,7 +135,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_ipcrypt_ndx_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[6], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
@@ -145,8 +150,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_ipcrypt_ndx_encrypt (out, in_, t, k) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = lengthOf(t), n3 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[7], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(t), b3 = bufferOf(k)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, t, n2) || shared(b0, out, n0, b3, k, n3)) return slow(X[7], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(t), b3 = bufferOf(k)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, t, n2) || shared(b0, out, n0, b3, k, n3)) return slow(X[7], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
@@ -162,8 +169,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_ipcrypt_ndx_decrypt (out, in_, k) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[8], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[8], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[8], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
@@ -179,7 +188,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_ipcrypt_pfx_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[9], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
@@ -195,8 +203,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_ipcrypt_pfx_encrypt (out, in_, k) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[10], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[10], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[10], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
@@ -212,8 +222,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_ipcrypt_pfx_decrypt (out, in_, k) {
     const n0 = lengthOf(out), n1 = lengthOf(in_), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[11], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
-    if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[11], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
+      if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[11], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[11], arguments)
     M.busy = true
@@ -229,8 +241,10 @@ module.exports = function wasmFunctions (rt) {
   function sodium_ip2bin (bin, ip) {
     const n0 = lengthOf(bin), n1 = lengthOf(ip)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[12], arguments)
-    const b0 = bufferOf(bin), b1 = bufferOf(ip)
-    if (shared(b0, bin, n0, b1, ip, n1)) return slow(X[12], arguments)
+    if (!own(bin)) {
+      const b0 = bufferOf(bin), b1 = bufferOf(ip)
+      if (shared(b0, bin, n0, b1, ip, n1)) return slow(X[12], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[12], arguments)
     M.busy = true
@@ -246,8 +260,10 @@ module.exports = function wasmFunctions (rt) {
   function sodium_bin2ip (ip, bin) {
     const n0 = lengthOf(ip), n1 = lengthOf(bin)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[13], arguments)
-    const b0 = bufferOf(ip), b1 = bufferOf(bin)
-    if (shared(b0, ip, n0, b1, bin, n1)) return slow(X[13], arguments)
+    if (!own(ip)) {
+      const b0 = bufferOf(ip), b1 = bufferOf(bin)
+      if (shared(b0, ip, n0, b1, bin, n1)) return slow(X[13], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true

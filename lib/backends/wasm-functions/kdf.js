@@ -4,7 +4,7 @@
 // lib/backends/wasm.js (which explains the fast path and gives `rt`). A call the fast path does
 // not take goes to the generic `slow`.
 module.exports = function wasmFunctions (rt) {
-  const { M, slow, lengthOf, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
+  const { M, slow, lengthOf, own, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
   const A0 = 0, A1 = 1, A2 = 2, A3 = 3, A4 = 4, A5 = 5, A6 = 6, A7 = 7, A8 = 8, A9 = 9
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
@@ -34,8 +34,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kdf_derive_from_key (subkey, subkey_id, ctx, key) {
     const n0 = lengthOf(subkey), n2 = lengthOf(ctx), n3 = lengthOf(key)
     if (n0 === 0 || typeof subkey_id !== 'number' || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[0], arguments)
-    const b0 = bufferOf(subkey), b2 = bufferOf(ctx), b3 = bufferOf(key)
-    if (shared(b0, subkey, n0, b2, ctx, n2) || shared(b0, subkey, n0, b3, key, n3)) return slow(X[0], arguments)
+    if (!own(subkey)) {
+      const b0 = bufferOf(subkey), b2 = bufferOf(ctx), b3 = bufferOf(key)
+      if (shared(b0, subkey, n0, b2, ctx, n2) || shared(b0, subkey, n0, b3, key, n3)) return slow(X[0], arguments)
+    }
     const size = pad(n0) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[0], arguments)
     M.busy = true
@@ -52,7 +54,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kdf_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[1], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[1], arguments)
     M.busy = true
@@ -68,8 +69,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kdf_blake2b_derive_from_key (subkey, subkey_id, ctx, key) {
     const n0 = lengthOf(subkey), n2 = lengthOf(ctx), n3 = lengthOf(key)
     if (n0 === 0 || typeof subkey_id !== 'number' || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[2], arguments)
-    const b0 = bufferOf(subkey), b2 = bufferOf(ctx), b3 = bufferOf(key)
-    if (shared(b0, subkey, n0, b2, ctx, n2) || shared(b0, subkey, n0, b3, key, n3)) return slow(X[2], arguments)
+    if (!own(subkey)) {
+      const b0 = bufferOf(subkey), b2 = bufferOf(ctx), b3 = bufferOf(key)
+      if (shared(b0, subkey, n0, b2, ctx, n2) || shared(b0, subkey, n0, b3, key, n3)) return slow(X[2], arguments)
+    }
     const size = pad(n0) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
@@ -86,8 +89,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kdf_hkdf_sha256_extract (prk, salt, ikm) {
     const n0 = lengthOf(prk), n1 = salt === null ? -1 : lengthOf(salt), n2 = lengthOf(ikm)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[3], arguments)
-    const b0 = bufferOf(prk), b1 = n1 < 0 ? null : bufferOf(salt), b2 = bufferOf(ikm)
-    if (shared(b0, prk, n0, b1, salt, n1) || shared(b0, prk, n0, b2, ikm, n2)) return slow(X[3], arguments)
+    if (!own(prk)) {
+      const b0 = bufferOf(prk), b1 = n1 < 0 ? null : bufferOf(salt), b2 = bufferOf(ikm)
+      if (shared(b0, prk, n0, b1, salt, n1) || shared(b0, prk, n0, b2, ikm, n2)) return slow(X[3], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
@@ -103,8 +108,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kdf_hkdf_sha256_expand (out, ctx, prk) {
     const n0 = lengthOf(out), n1 = ctx === null ? -1 : lengthOf(ctx), n2 = lengthOf(prk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[4], arguments)
-    const b0 = bufferOf(out), b1 = n1 < 0 ? null : bufferOf(ctx), b2 = bufferOf(prk)
-    if (shared(b0, out, n0, b1, ctx, n1) || shared(b0, out, n0, b2, prk, n2)) return slow(X[4], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = n1 < 0 ? null : bufferOf(ctx), b2 = bufferOf(prk)
+      if (shared(b0, out, n0, b1, ctx, n1) || shared(b0, out, n0, b2, prk, n2)) return slow(X[4], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[4], arguments)
     M.busy = true
@@ -120,7 +127,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kdf_hkdf_sha256_keygen (prk) {
     const n0 = lengthOf(prk)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[5], arguments)
-    const b0 = bufferOf(prk)
     const size = pad(n0)
     if (size > M.size) return slow(X[5], arguments)
     M.busy = true
@@ -136,8 +142,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kdf_hkdf_sha256_extract_init (state, salt) {
     const n0 = lengthOf(state), n1 = salt === null ? -1 : lengthOf(salt)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[6], arguments)
-    const b0 = bufferOf(state), b1 = n1 < 0 ? null : bufferOf(salt)
-    if (shared(b0, state, n0, b1, salt, n1)) return slow(X[6], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = n1 < 0 ? null : bufferOf(salt)
+      if (shared(b0, state, n0, b1, salt, n1)) return slow(X[6], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
@@ -152,8 +160,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kdf_hkdf_sha256_extract_update (state, ikm) {
     const n0 = lengthOf(state), n1 = lengthOf(ikm)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[7], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(ikm)
-    if (shared(b0, state, n0, b1, ikm, n1)) return slow(X[7], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(ikm)
+      if (shared(b0, state, n0, b1, ikm, n1)) return slow(X[7], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
@@ -168,8 +178,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kdf_hkdf_sha256_extract_final (state, prk) {
     const n0 = lengthOf(state), n1 = lengthOf(prk)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[8], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(prk)
-    if (shared(b0, state, n0, b1, prk, n1)) return slow(X[8], arguments)
+    if (!(own(state) && own(prk))) {
+      const b0 = bufferOf(state), b1 = bufferOf(prk)
+      if (shared(b0, state, n0, b1, prk, n1)) return slow(X[8], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
@@ -186,8 +198,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kdf_hkdf_sha512_extract (prk, salt, ikm) {
     const n0 = lengthOf(prk), n1 = salt === null ? -1 : lengthOf(salt), n2 = lengthOf(ikm)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[9], arguments)
-    const b0 = bufferOf(prk), b1 = n1 < 0 ? null : bufferOf(salt), b2 = bufferOf(ikm)
-    if (shared(b0, prk, n0, b1, salt, n1) || shared(b0, prk, n0, b2, ikm, n2)) return slow(X[9], arguments)
+    if (!own(prk)) {
+      const b0 = bufferOf(prk), b1 = n1 < 0 ? null : bufferOf(salt), b2 = bufferOf(ikm)
+      if (shared(b0, prk, n0, b1, salt, n1) || shared(b0, prk, n0, b2, ikm, n2)) return slow(X[9], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
@@ -203,8 +217,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kdf_hkdf_sha512_expand (out, ctx, prk) {
     const n0 = lengthOf(out), n1 = ctx === null ? -1 : lengthOf(ctx), n2 = lengthOf(prk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[10], arguments)
-    const b0 = bufferOf(out), b1 = n1 < 0 ? null : bufferOf(ctx), b2 = bufferOf(prk)
-    if (shared(b0, out, n0, b1, ctx, n1) || shared(b0, out, n0, b2, prk, n2)) return slow(X[10], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = n1 < 0 ? null : bufferOf(ctx), b2 = bufferOf(prk)
+      if (shared(b0, out, n0, b1, ctx, n1) || shared(b0, out, n0, b2, prk, n2)) return slow(X[10], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
@@ -220,7 +236,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kdf_hkdf_sha512_keygen (prk) {
     const n0 = lengthOf(prk)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[11], arguments)
-    const b0 = bufferOf(prk)
     const size = pad(n0)
     if (size > M.size) return slow(X[11], arguments)
     M.busy = true
@@ -236,8 +251,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kdf_hkdf_sha512_extract_init (state, salt) {
     const n0 = lengthOf(state), n1 = salt === null ? -1 : lengthOf(salt)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[12], arguments)
-    const b0 = bufferOf(state), b1 = n1 < 0 ? null : bufferOf(salt)
-    if (shared(b0, state, n0, b1, salt, n1)) return slow(X[12], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = n1 < 0 ? null : bufferOf(salt)
+      if (shared(b0, state, n0, b1, salt, n1)) return slow(X[12], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[12], arguments)
     M.busy = true
@@ -252,8 +269,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kdf_hkdf_sha512_extract_update (state, ikm) {
     const n0 = lengthOf(state), n1 = lengthOf(ikm)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[13], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(ikm)
-    if (shared(b0, state, n0, b1, ikm, n1)) return slow(X[13], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(ikm)
+      if (shared(b0, state, n0, b1, ikm, n1)) return slow(X[13], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true
@@ -268,8 +287,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kdf_hkdf_sha512_extract_final (state, prk) {
     const n0 = lengthOf(state), n1 = lengthOf(prk)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[14], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(prk)
-    if (shared(b0, state, n0, b1, prk, n1)) return slow(X[14], arguments)
+    if (!(own(state) && own(prk))) {
+      const b0 = bufferOf(state), b1 = bufferOf(prk)
+      if (shared(b0, state, n0, b1, prk, n1)) return slow(X[14], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[14], arguments)
     M.busy = true
@@ -286,8 +307,10 @@ module.exports = function wasmFunctions (rt) {
   function extension_pbkdf2_sha512 (out, passwd, salt, iter, outlen) {
     const n0 = lengthOf(out), n1 = lengthOf(passwd), n2 = lengthOf(salt)
     if (n0 === 0 || n1 === 0 || n2 === 0 || typeof iter !== 'number' || typeof outlen !== 'number' || arguments.length !== 5 || M.busy) return slow(X[15], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(passwd), b2 = bufferOf(salt)
-    if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[15], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(passwd), b2 = bufferOf(salt)
+      if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[15], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[15], arguments)
     M.busy = true
@@ -309,8 +332,10 @@ module.exports = function wasmFunctions (rt) {
   function extension_pbkdf2_sha256 (out, passwd, salt, iter, outlen) {
     const n0 = lengthOf(out), n1 = lengthOf(passwd), n2 = lengthOf(salt)
     if (n0 === 0 || n1 === 0 || n2 === 0 || typeof iter !== 'number' || typeof outlen !== 'number' || arguments.length !== 5 || M.busy) return slow(X[17], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(passwd), b2 = bufferOf(salt)
-    if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[17], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(passwd), b2 = bufferOf(salt)
+      if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[17], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[17], arguments)
     M.busy = true

@@ -4,7 +4,7 @@
 // lib/backends/wasm.js (which explains the fast path and gives `rt`). A call the fast path does
 // not take goes to the generic `slow`.
 module.exports = function wasmFunctions (rt) {
-  const { M, slow, lengthOf, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
+  const { M, slow, lengthOf, own, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
   const A0 = 0, A1 = 1, A2 = 2, A3 = 3, A4 = 4, A5 = 5, A6 = 6, A7 = 7, A8 = 8, A9 = 9
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
@@ -29,8 +29,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kem_keypair (pk, sk) {
     const n0 = lengthOf(pk), n1 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[0], arguments)
-    const b0 = bufferOf(pk), b1 = bufferOf(sk)
-    if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[0], arguments)
+    if (!(own(pk) && own(sk))) {
+      const b0 = bufferOf(pk), b1 = bufferOf(sk)
+      if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[0], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[0], arguments)
     M.busy = true
@@ -47,8 +49,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kem_seed_keypair (pk, sk, seed) {
     const n0 = lengthOf(pk), n1 = lengthOf(sk), n2 = lengthOf(seed)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[1], arguments)
-    const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
-    if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[1], arguments)
+    if (!(own(pk) && own(sk))) {
+      const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
+      if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[1], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[1], arguments)
     M.busy = true
@@ -65,8 +69,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kem_enc (ct, ss, pk) {
     const n0 = lengthOf(ct), n1 = lengthOf(ss), n2 = lengthOf(pk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[2], arguments)
-    const b0 = bufferOf(ct), b1 = bufferOf(ss), b2 = bufferOf(pk)
-    if (shared(b0, ct, n0, b1, ss, n1) || shared(b0, ct, n0, b2, pk, n2) || shared(b1, ss, n1, b2, pk, n2)) return slow(X[2], arguments)
+    if (!(own(ct) && own(ss))) {
+      const b0 = bufferOf(ct), b1 = bufferOf(ss), b2 = bufferOf(pk)
+      if (shared(b0, ct, n0, b1, ss, n1) || shared(b0, ct, n0, b2, pk, n2) || shared(b1, ss, n1, b2, pk, n2)) return slow(X[2], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
@@ -83,8 +89,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kem_dec (ss, ct, sk) {
     const n0 = lengthOf(ss), n1 = lengthOf(ct), n2 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[3], arguments)
-    const b0 = bufferOf(ss), b1 = bufferOf(ct), b2 = bufferOf(sk)
-    if (shared(b0, ss, n0, b1, ct, n1) || shared(b0, ss, n0, b2, sk, n2)) return slow(X[3], arguments)
+    if (!own(ss)) {
+      const b0 = bufferOf(ss), b1 = bufferOf(ct), b2 = bufferOf(sk)
+      if (shared(b0, ss, n0, b1, ct, n1) || shared(b0, ss, n0, b2, sk, n2)) return slow(X[3], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
@@ -100,8 +108,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kem_xwing_keypair (pk, sk) {
     const n0 = lengthOf(pk), n1 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[4], arguments)
-    const b0 = bufferOf(pk), b1 = bufferOf(sk)
-    if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[4], arguments)
+    if (!(own(pk) && own(sk))) {
+      const b0 = bufferOf(pk), b1 = bufferOf(sk)
+      if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[4], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[4], arguments)
     M.busy = true
@@ -118,8 +128,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kem_xwing_seed_keypair (pk, sk, seed) {
     const n0 = lengthOf(pk), n1 = lengthOf(sk), n2 = lengthOf(seed)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[5], arguments)
-    const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
-    if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[5], arguments)
+    if (!(own(pk) && own(sk))) {
+      const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
+      if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[5], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[5], arguments)
     M.busy = true
@@ -136,8 +148,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kem_xwing_enc (ct, ss, pk) {
     const n0 = lengthOf(ct), n1 = lengthOf(ss), n2 = lengthOf(pk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[6], arguments)
-    const b0 = bufferOf(ct), b1 = bufferOf(ss), b2 = bufferOf(pk)
-    if (shared(b0, ct, n0, b1, ss, n1) || shared(b0, ct, n0, b2, pk, n2) || shared(b1, ss, n1, b2, pk, n2)) return slow(X[6], arguments)
+    if (!(own(ct) && own(ss))) {
+      const b0 = bufferOf(ct), b1 = bufferOf(ss), b2 = bufferOf(pk)
+      if (shared(b0, ct, n0, b1, ss, n1) || shared(b0, ct, n0, b2, pk, n2) || shared(b1, ss, n1, b2, pk, n2)) return slow(X[6], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
@@ -154,8 +168,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kem_xwing_dec (ss, ct, sk) {
     const n0 = lengthOf(ss), n1 = lengthOf(ct), n2 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[7], arguments)
-    const b0 = bufferOf(ss), b1 = bufferOf(ct), b2 = bufferOf(sk)
-    if (shared(b0, ss, n0, b1, ct, n1) || shared(b0, ss, n0, b2, sk, n2)) return slow(X[7], arguments)
+    if (!own(ss)) {
+      const b0 = bufferOf(ss), b1 = bufferOf(ct), b2 = bufferOf(sk)
+      if (shared(b0, ss, n0, b1, ct, n1) || shared(b0, ss, n0, b2, sk, n2)) return slow(X[7], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
@@ -171,8 +187,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kem_xwing_enc_deterministic (ct, ss, pk, seed) {
     const n0 = lengthOf(ct), n1 = lengthOf(ss), n2 = lengthOf(pk), n3 = lengthOf(seed)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[8], arguments)
-    const b0 = bufferOf(ct), b1 = bufferOf(ss), b2 = bufferOf(pk), b3 = bufferOf(seed)
-    if (shared(b0, ct, n0, b1, ss, n1) || shared(b0, ct, n0, b2, pk, n2) || shared(b0, ct, n0, b3, seed, n3) || shared(b1, ss, n1, b2, pk, n2) || shared(b1, ss, n1, b3, seed, n3)) return slow(X[8], arguments)
+    if (!(own(ct) && own(ss))) {
+      const b0 = bufferOf(ct), b1 = bufferOf(ss), b2 = bufferOf(pk), b3 = bufferOf(seed)
+      if (shared(b0, ct, n0, b1, ss, n1) || shared(b0, ct, n0, b2, pk, n2) || shared(b0, ct, n0, b3, seed, n3) || shared(b1, ss, n1, b2, pk, n2) || shared(b1, ss, n1, b3, seed, n3)) return slow(X[8], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
@@ -189,8 +207,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kem_mlkem768_keypair (pk, sk) {
     const n0 = lengthOf(pk), n1 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[9], arguments)
-    const b0 = bufferOf(pk), b1 = bufferOf(sk)
-    if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[9], arguments)
+    if (!(own(pk) && own(sk))) {
+      const b0 = bufferOf(pk), b1 = bufferOf(sk)
+      if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[9], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
@@ -207,8 +227,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kem_mlkem768_seed_keypair (pk, sk, seed) {
     const n0 = lengthOf(pk), n1 = lengthOf(sk), n2 = lengthOf(seed)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[10], arguments)
-    const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
-    if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[10], arguments)
+    if (!(own(pk) && own(sk))) {
+      const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
+      if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[10], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
@@ -225,8 +247,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kem_mlkem768_enc (ct, ss, pk) {
     const n0 = lengthOf(ct), n1 = lengthOf(ss), n2 = lengthOf(pk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[11], arguments)
-    const b0 = bufferOf(ct), b1 = bufferOf(ss), b2 = bufferOf(pk)
-    if (shared(b0, ct, n0, b1, ss, n1) || shared(b0, ct, n0, b2, pk, n2) || shared(b1, ss, n1, b2, pk, n2)) return slow(X[11], arguments)
+    if (!(own(ct) && own(ss))) {
+      const b0 = bufferOf(ct), b1 = bufferOf(ss), b2 = bufferOf(pk)
+      if (shared(b0, ct, n0, b1, ss, n1) || shared(b0, ct, n0, b2, pk, n2) || shared(b1, ss, n1, b2, pk, n2)) return slow(X[11], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[11], arguments)
     M.busy = true
@@ -243,8 +267,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kem_mlkem768_dec (ss, ct, sk) {
     const n0 = lengthOf(ss), n1 = lengthOf(ct), n2 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[12], arguments)
-    const b0 = bufferOf(ss), b1 = bufferOf(ct), b2 = bufferOf(sk)
-    if (shared(b0, ss, n0, b1, ct, n1) || shared(b0, ss, n0, b2, sk, n2)) return slow(X[12], arguments)
+    if (!own(ss)) {
+      const b0 = bufferOf(ss), b1 = bufferOf(ct), b2 = bufferOf(sk)
+      if (shared(b0, ss, n0, b1, ct, n1) || shared(b0, ss, n0, b2, sk, n2)) return slow(X[12], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[12], arguments)
     M.busy = true
@@ -260,8 +286,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_kem_mlkem768_enc_deterministic (ct, ss, pk, seed) {
     const n0 = lengthOf(ct), n1 = lengthOf(ss), n2 = lengthOf(pk), n3 = lengthOf(seed)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[13], arguments)
-    const b0 = bufferOf(ct), b1 = bufferOf(ss), b2 = bufferOf(pk), b3 = bufferOf(seed)
-    if (shared(b0, ct, n0, b1, ss, n1) || shared(b0, ct, n0, b2, pk, n2) || shared(b0, ct, n0, b3, seed, n3) || shared(b1, ss, n1, b2, pk, n2) || shared(b1, ss, n1, b3, seed, n3)) return slow(X[13], arguments)
+    if (!(own(ct) && own(ss))) {
+      const b0 = bufferOf(ct), b1 = bufferOf(ss), b2 = bufferOf(pk), b3 = bufferOf(seed)
+      if (shared(b0, ct, n0, b1, ss, n1) || shared(b0, ct, n0, b2, pk, n2) || shared(b0, ct, n0, b3, seed, n3) || shared(b1, ss, n1, b2, pk, n2) || shared(b1, ss, n1, b3, seed, n3)) return slow(X[13], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true

@@ -4,7 +4,7 @@
 // lib/backends/wasm.js (which explains the fast path and gives `rt`). A call the fast path does
 // not take goes to the generic `slow`.
 module.exports = function wasmFunctions (rt) {
-  const { M, slow, lengthOf, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
+  const { M, slow, lengthOf, own, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
   const A0 = 0, A1 = 1, A2 = 2, A3 = 3, A4 = 4, A5 = 5, A6 = 6, A7 = 7, A8 = 8, A9 = 9
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
@@ -39,8 +39,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_pwhash (out, passwd, salt, opslimit, memlimit, alg) {
     const n0 = lengthOf(out), n1 = lengthOf(passwd), n2 = lengthOf(salt)
     if (n0 === 0 || n1 === 0 || n2 === 0 || typeof opslimit !== 'number' || typeof memlimit !== 'number' || typeof alg !== 'number' || arguments.length !== 6 || M.busy) return slow(X[0], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(passwd), b2 = bufferOf(salt)
-    if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[0], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(passwd), b2 = bufferOf(salt)
+      if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[0], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[0], arguments)
     M.busy = true
@@ -58,8 +60,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_pwhash_str (out, passwd, opslimit, memlimit) {
     const n0 = lengthOf(out), n1 = lengthOf(passwd)
     if (n0 === 0 || n1 === 0 || typeof opslimit !== 'number' || typeof memlimit !== 'number' || arguments.length !== 4 || M.busy) return slow(X[1], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(passwd)
-    if (shared(b0, out, n0, b1, passwd, n1)) return slow(X[1], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(passwd)
+      if (shared(b0, out, n0, b1, passwd, n1)) return slow(X[1], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[1], arguments)
     M.busy = true
@@ -105,8 +109,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_pwhash_str_alg (out, passwd, opslimit, memlimit, alg) {
     const n0 = lengthOf(out), n1 = lengthOf(passwd)
     if (n0 === 0 || n1 === 0 || typeof opslimit !== 'number' || typeof memlimit !== 'number' || typeof alg !== 'number' || arguments.length !== 5 || M.busy) return slow(X[4], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(passwd)
-    if (shared(b0, out, n0, b1, passwd, n1)) return slow(X[4], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(passwd)
+      if (shared(b0, out, n0, b1, passwd, n1)) return slow(X[4], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[4], arguments)
     M.busy = true
@@ -125,8 +131,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_pwhash_argon2i (out, passwd, salt, opslimit, memlimit, alg) {
     const n0 = lengthOf(out), n1 = lengthOf(passwd), n2 = lengthOf(salt)
     if (n0 === 0 || n1 === 0 || n2 === 0 || typeof opslimit !== 'number' || typeof memlimit !== 'number' || typeof alg !== 'number' || arguments.length !== 6 || M.busy) return slow(X[5], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(passwd), b2 = bufferOf(salt)
-    if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[5], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(passwd), b2 = bufferOf(salt)
+      if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[5], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[5], arguments)
     M.busy = true
@@ -144,8 +152,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_pwhash_argon2i_str (out, passwd, opslimit, memlimit) {
     const n0 = lengthOf(out), n1 = lengthOf(passwd)
     if (n0 === 0 || n1 === 0 || typeof opslimit !== 'number' || typeof memlimit !== 'number' || arguments.length !== 4 || M.busy) return slow(X[6], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(passwd)
-    if (shared(b0, out, n0, b1, passwd, n1)) return slow(X[6], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(passwd)
+      if (shared(b0, out, n0, b1, passwd, n1)) return slow(X[6], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
@@ -191,8 +201,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_pwhash_argon2id (out, passwd, salt, opslimit, memlimit, alg) {
     const n0 = lengthOf(out), n1 = lengthOf(passwd), n2 = lengthOf(salt)
     if (n0 === 0 || n1 === 0 || n2 === 0 || typeof opslimit !== 'number' || typeof memlimit !== 'number' || typeof alg !== 'number' || arguments.length !== 6 || M.busy) return slow(X[9], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(passwd), b2 = bufferOf(salt)
-    if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[9], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(passwd), b2 = bufferOf(salt)
+      if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[9], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
@@ -210,8 +222,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_pwhash_argon2id_str (out, passwd, opslimit, memlimit) {
     const n0 = lengthOf(out), n1 = lengthOf(passwd)
     if (n0 === 0 || n1 === 0 || typeof opslimit !== 'number' || typeof memlimit !== 'number' || arguments.length !== 4 || M.busy) return slow(X[10], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(passwd)
-    if (shared(b0, out, n0, b1, passwd, n1)) return slow(X[10], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(passwd)
+      if (shared(b0, out, n0, b1, passwd, n1)) return slow(X[10], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
@@ -257,8 +271,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_pwhash_scryptsalsa208sha256 (out, passwd, salt, opslimit, memlimit) {
     const n0 = lengthOf(out), n1 = lengthOf(passwd), n2 = lengthOf(salt)
     if (n0 === 0 || n1 === 0 || n2 === 0 || typeof opslimit !== 'number' || typeof memlimit !== 'number' || arguments.length !== 5 || M.busy) return slow(X[13], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(passwd), b2 = bufferOf(salt)
-    if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[13], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(passwd), b2 = bufferOf(salt)
+      if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[13], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true
@@ -275,8 +291,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_pwhash_scryptsalsa208sha256_str (out, passwd, opslimit, memlimit) {
     const n0 = lengthOf(out), n1 = lengthOf(passwd)
     if (n0 === 0 || n1 === 0 || typeof opslimit !== 'number' || typeof memlimit !== 'number' || arguments.length !== 4 || M.busy) return slow(X[14], arguments)
-    const b0 = bufferOf(out), b1 = bufferOf(passwd)
-    if (shared(b0, out, n0, b1, passwd, n1)) return slow(X[14], arguments)
+    if (!own(out)) {
+      const b0 = bufferOf(out), b1 = bufferOf(passwd)
+      if (shared(b0, out, n0, b1, passwd, n1)) return slow(X[14], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[14], arguments)
     M.busy = true
@@ -322,8 +340,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_pwhash_scryptsalsa208sha256_ll (buf, passwd, salt, N, r, p) {
     const n0 = lengthOf(buf), n1 = lengthOf(passwd), n2 = lengthOf(salt)
     if (n0 === 0 || n1 === 0 || n2 === 0 || typeof N !== 'number' || typeof r !== 'number' || typeof p !== 'number' || arguments.length !== 6 || M.busy) return slow(X[17], arguments)
-    const b0 = bufferOf(buf), b1 = bufferOf(passwd), b2 = bufferOf(salt)
-    if (shared(b0, buf, n0, b1, passwd, n1) || shared(b0, buf, n0, b2, salt, n2)) return slow(X[17], arguments)
+    if (!own(buf)) {
+      const b0 = bufferOf(buf), b1 = bufferOf(passwd), b2 = bufferOf(salt)
+      if (shared(b0, buf, n0, b1, passwd, n1) || shared(b0, buf, n0, b2, salt, n2)) return slow(X[17], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[17], arguments)
     M.busy = true

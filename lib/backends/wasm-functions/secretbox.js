@@ -4,7 +4,7 @@
 // lib/backends/wasm.js (which explains the fast path and gives `rt`). A call the fast path does
 // not take goes to the generic `slow`.
 module.exports = function wasmFunctions (rt) {
-  const { M, slow, lengthOf, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
+  const { M, slow, lengthOf, own, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
   const A0 = 0, A1 = 1, A2 = 2, A3 = 3, A4 = 4, A5 = 5, A6 = 6, A7 = 7, A8 = 8, A9 = 9
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
@@ -35,8 +35,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_secretbox_easy (c, m, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = lengthOf(n), n3 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[0], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[0], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[0], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[0], arguments)
     M.busy = true
@@ -52,8 +54,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_secretbox_open_easy (m, c, n, k) {
     const n0 = lengthOf(m), n1 = lengthOf(c), n2 = lengthOf(n), n3 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[1], arguments)
-    const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(k)
-    if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[1], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(k)
+      if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[1], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[1], arguments)
     M.busy = true
@@ -69,8 +73,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_secretbox_detached (c, mac, m, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(mac), n2 = lengthOf(m), n3 = lengthOf(n), n4 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || n4 === 0 || arguments.length !== 5 || M.busy) return slow(X[2], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = bufferOf(n), b4 = bufferOf(k)
-    if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, k, n4) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, k, n4)) return slow(X[2], arguments)
+    if (!(own(c) && own(mac))) {
+      const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = bufferOf(n), b4 = bufferOf(k)
+      if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, k, n4) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, k, n4)) return slow(X[2], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
@@ -87,8 +93,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_secretbox_open_detached (m, c, mac, n, k) {
     const n0 = lengthOf(m), n1 = lengthOf(c), n2 = lengthOf(mac), n3 = lengthOf(n), n4 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || n4 === 0 || arguments.length !== 5 || M.busy) return slow(X[3], arguments)
-    const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(mac), b3 = bufferOf(n), b4 = bufferOf(k)
-    if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, k, n4)) return slow(X[3], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(mac), b3 = bufferOf(n), b4 = bufferOf(k)
+      if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, k, n4)) return slow(X[3], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
@@ -104,8 +112,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_secretbox (c, m, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = lengthOf(n), n3 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[4], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[4], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[4], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[4], arguments)
     M.busy = true
@@ -121,8 +131,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_secretbox_open (m, c, n, k) {
     const n0 = lengthOf(m), n1 = lengthOf(c), n2 = lengthOf(n), n3 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[5], arguments)
-    const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(k)
-    if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[5], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(k)
+      if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[5], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[5], arguments)
     M.busy = true
@@ -138,7 +150,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_secretbox_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[6], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
@@ -154,8 +165,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_secretbox_xsalsa20poly1305 (c, m, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = lengthOf(n), n3 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[7], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[7], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[7], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
@@ -171,8 +184,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_secretbox_xsalsa20poly1305_open (m, c, n, k) {
     const n0 = lengthOf(m), n1 = lengthOf(c), n2 = lengthOf(n), n3 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[8], arguments)
-    const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(k)
-    if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[8], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(k)
+      if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[8], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
@@ -188,7 +203,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_secretbox_xsalsa20poly1305_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[9], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
@@ -204,8 +218,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_secretbox_xchacha20poly1305_easy (c, m, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = lengthOf(n), n3 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[10], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[10], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[10], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
@@ -221,8 +237,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_secretbox_xchacha20poly1305_open_easy (m, c, n, k) {
     const n0 = lengthOf(m), n1 = lengthOf(c), n2 = lengthOf(n), n3 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[11], arguments)
-    const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(k)
-    if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[11], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(k)
+      if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[11], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[11], arguments)
     M.busy = true
@@ -238,8 +256,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_secretbox_xchacha20poly1305_detached (c, mac, m, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(mac), n2 = lengthOf(m), n3 = lengthOf(n), n4 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || n4 === 0 || arguments.length !== 5 || M.busy) return slow(X[12], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = bufferOf(n), b4 = bufferOf(k)
-    if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, k, n4) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, k, n4)) return slow(X[12], arguments)
+    if (!(own(c) && own(mac))) {
+      const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = bufferOf(n), b4 = bufferOf(k)
+      if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, k, n4) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, k, n4)) return slow(X[12], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[12], arguments)
     M.busy = true
@@ -256,8 +276,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_secretbox_xchacha20poly1305_open_detached (m, c, mac, n, k) {
     const n0 = lengthOf(m), n1 = lengthOf(c), n2 = lengthOf(mac), n3 = lengthOf(n), n4 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || n4 === 0 || arguments.length !== 5 || M.busy) return slow(X[13], arguments)
-    const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(mac), b3 = bufferOf(n), b4 = bufferOf(k)
-    if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, k, n4)) return slow(X[13], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(mac), b3 = bufferOf(n), b4 = bufferOf(k)
+      if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, k, n4)) return slow(X[13], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true
@@ -273,7 +295,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_secretstream_xchacha20poly1305_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[14], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[14], arguments)
     M.busy = true
@@ -289,8 +310,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_secretstream_xchacha20poly1305_init_push (state, header, k) {
     const n0 = lengthOf(state), n1 = lengthOf(header), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[15], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(header), b2 = bufferOf(k)
-    if (shared(b0, state, n0, b1, header, n1) || shared(b0, state, n0, b2, k, n2) || shared(b1, header, n1, b2, k, n2)) return slow(X[15], arguments)
+    if (!(own(state) && own(header))) {
+      const b0 = bufferOf(state), b1 = bufferOf(header), b2 = bufferOf(k)
+      if (shared(b0, state, n0, b1, header, n1) || shared(b0, state, n0, b2, k, n2) || shared(b1, header, n1, b2, k, n2)) return slow(X[15], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[15], arguments)
     M.busy = true
@@ -307,8 +330,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_secretstream_xchacha20poly1305_init_pull (state, header, k) {
     const n0 = lengthOf(state), n1 = lengthOf(header), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[16], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(header), b2 = bufferOf(k)
-    if (shared(b0, state, n0, b1, header, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[16], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(header), b2 = bufferOf(k)
+      if (shared(b0, state, n0, b1, header, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[16], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[16], arguments)
     M.busy = true
@@ -323,8 +348,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_secretstream_xchacha20poly1305_push (state, c, m, ad, tag) {
     const n0 = lengthOf(state), n1 = lengthOf(c), n2 = lengthOf(m), n3 = ad === null ? -1 : lengthOf(ad)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || typeof tag !== 'number' || arguments.length !== 5 || M.busy) return slow(X[17], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad)
-    if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b0, state, n0, b3, ad, n3) || shared(b1, c, n1, b2, m, n2) || shared(b1, c, n1, b3, ad, n3)) return slow(X[17], arguments)
+    if (!(own(state) && own(c))) {
+      const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad)
+      if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b0, state, n0, b3, ad, n3) || shared(b1, c, n1, b2, m, n2) || shared(b1, c, n1, b3, ad, n3)) return slow(X[17], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[17], arguments)
     M.busy = true
@@ -342,8 +369,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_secretstream_xchacha20poly1305_pull (state, m, tag, c, ad) {
     const n0 = lengthOf(state), n1 = lengthOf(m), n2 = lengthOf(tag), n3 = lengthOf(c), n4 = ad === null ? -1 : lengthOf(ad)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || n4 === 0 || arguments.length !== 5 || M.busy) return slow(X[18], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(m), b2 = bufferOf(tag), b3 = bufferOf(c), b4 = n4 < 0 ? null : bufferOf(ad)
-    if (shared(b0, state, n0, b1, m, n1) || shared(b0, state, n0, b2, tag, n2) || shared(b0, state, n0, b3, c, n3) || shared(b0, state, n0, b4, ad, n4) || shared(b1, m, n1, b2, tag, n2) || shared(b1, m, n1, b3, c, n3) || shared(b1, m, n1, b4, ad, n4) || shared(b2, tag, n2, b3, c, n3) || shared(b2, tag, n2, b4, ad, n4)) return slow(X[18], arguments)
+    if (!(own(state) && own(m) && own(tag))) {
+      const b0 = bufferOf(state), b1 = bufferOf(m), b2 = bufferOf(tag), b3 = bufferOf(c), b4 = n4 < 0 ? null : bufferOf(ad)
+      if (shared(b0, state, n0, b1, m, n1) || shared(b0, state, n0, b2, tag, n2) || shared(b0, state, n0, b3, c, n3) || shared(b0, state, n0, b4, ad, n4) || shared(b1, m, n1, b2, tag, n2) || shared(b1, m, n1, b3, c, n3) || shared(b1, m, n1, b4, ad, n4) || shared(b2, tag, n2, b3, c, n3) || shared(b2, tag, n2, b4, ad, n4)) return slow(X[18], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[18], arguments)
     M.busy = true
@@ -361,7 +390,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_secretstream_xchacha20poly1305_rekey (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[19], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[19], arguments)
     M.busy = true

@@ -4,7 +4,7 @@
 // lib/backends/wasm.js (which explains the fast path and gives `rt`). A call the fast path does
 // not take goes to the generic `slow`.
 module.exports = function wasmFunctions (rt) {
-  const { M, slow, lengthOf, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
+  const { M, slow, lengthOf, own, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
   const A0 = 0, A1 = 1, A2 = 2, A3 = 3, A4 = 4, A5 = 5, A6 = 6, A7 = 7, A8 = 8, A9 = 9
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
@@ -48,8 +48,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_sign_keypair (pk, sk) {
     const n0 = lengthOf(pk), n1 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[0], arguments)
-    const b0 = bufferOf(pk), b1 = bufferOf(sk)
-    if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[0], arguments)
+    if (!(own(pk) && own(sk))) {
+      const b0 = bufferOf(pk), b1 = bufferOf(sk)
+      if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[0], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[0], arguments)
     M.busy = true
@@ -66,8 +68,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_sign_seed_keypair (pk, sk, seed) {
     const n0 = lengthOf(pk), n1 = lengthOf(sk), n2 = lengthOf(seed)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[1], arguments)
-    const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
-    if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[1], arguments)
+    if (!(own(pk) && own(sk))) {
+      const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
+      if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[1], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[1], arguments)
     M.busy = true
@@ -84,8 +88,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_sign (sm, m, sk) {
     const n0 = lengthOf(sm), n1 = lengthOf(m), n2 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[2], arguments)
-    const b0 = bufferOf(sm), b1 = bufferOf(m), b2 = bufferOf(sk)
-    if (shared(b0, sm, n0, b1, m, n1) || shared(b0, sm, n0, b2, sk, n2)) return slow(X[2], arguments)
+    if (!own(sm)) {
+      const b0 = bufferOf(sm), b1 = bufferOf(m), b2 = bufferOf(sk)
+      if (shared(b0, sm, n0, b1, m, n1) || shared(b0, sm, n0, b2, sk, n2)) return slow(X[2], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
@@ -101,8 +107,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_sign_open (m, sm, pk) {
     const n0 = lengthOf(m), n1 = lengthOf(sm), n2 = lengthOf(pk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[3], arguments)
-    const b0 = bufferOf(m), b1 = bufferOf(sm), b2 = bufferOf(pk)
-    if (shared(b0, m, n0, b1, sm, n1) || shared(b0, m, n0, b2, pk, n2)) return slow(X[3], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b1 = bufferOf(sm), b2 = bufferOf(pk)
+      if (shared(b0, m, n0, b1, sm, n1) || shared(b0, m, n0, b2, pk, n2)) return slow(X[3], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
@@ -118,8 +126,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_sign_detached (sig, m, sk) {
     const n0 = lengthOf(sig), n1 = lengthOf(m), n2 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[4], arguments)
-    const b0 = bufferOf(sig), b1 = bufferOf(m), b2 = bufferOf(sk)
-    if (shared(b0, sig, n0, b1, m, n1) || shared(b0, sig, n0, b2, sk, n2)) return slow(X[4], arguments)
+    if (!own(sig)) {
+      const b0 = bufferOf(sig), b1 = bufferOf(m), b2 = bufferOf(sk)
+      if (shared(b0, sig, n0, b1, m, n1) || shared(b0, sig, n0, b2, sk, n2)) return slow(X[4], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[4], arguments)
     M.busy = true
@@ -148,8 +158,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_sign_ed25519_keypair (pk, sk) {
     const n0 = lengthOf(pk), n1 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[6], arguments)
-    const b0 = bufferOf(pk), b1 = bufferOf(sk)
-    if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[6], arguments)
+    if (!(own(pk) && own(sk))) {
+      const b0 = bufferOf(pk), b1 = bufferOf(sk)
+      if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[6], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
@@ -166,8 +178,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_sign_ed25519_seed_keypair (pk, sk, seed) {
     const n0 = lengthOf(pk), n1 = lengthOf(sk), n2 = lengthOf(seed)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[7], arguments)
-    const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
-    if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[7], arguments)
+    if (!(own(pk) && own(sk))) {
+      const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
+      if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[7], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
@@ -184,8 +198,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_sign_ed25519 (sm, m, sk) {
     const n0 = lengthOf(sm), n1 = lengthOf(m), n2 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[8], arguments)
-    const b0 = bufferOf(sm), b1 = bufferOf(m), b2 = bufferOf(sk)
-    if (shared(b0, sm, n0, b1, m, n1) || shared(b0, sm, n0, b2, sk, n2)) return slow(X[8], arguments)
+    if (!own(sm)) {
+      const b0 = bufferOf(sm), b1 = bufferOf(m), b2 = bufferOf(sk)
+      if (shared(b0, sm, n0, b1, m, n1) || shared(b0, sm, n0, b2, sk, n2)) return slow(X[8], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
@@ -201,8 +217,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_sign_ed25519_open (m, sm, pk) {
     const n0 = lengthOf(m), n1 = lengthOf(sm), n2 = lengthOf(pk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[9], arguments)
-    const b0 = bufferOf(m), b1 = bufferOf(sm), b2 = bufferOf(pk)
-    if (shared(b0, m, n0, b1, sm, n1) || shared(b0, m, n0, b2, pk, n2)) return slow(X[9], arguments)
+    if (!own(m)) {
+      const b0 = bufferOf(m), b1 = bufferOf(sm), b2 = bufferOf(pk)
+      if (shared(b0, m, n0, b1, sm, n1) || shared(b0, m, n0, b2, pk, n2)) return slow(X[9], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
@@ -218,8 +236,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_sign_ed25519_detached (sig, m, sk) {
     const n0 = lengthOf(sig), n1 = lengthOf(m), n2 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[10], arguments)
-    const b0 = bufferOf(sig), b1 = bufferOf(m), b2 = bufferOf(sk)
-    if (shared(b0, sig, n0, b1, m, n1) || shared(b0, sig, n0, b2, sk, n2)) return slow(X[10], arguments)
+    if (!own(sig)) {
+      const b0 = bufferOf(sig), b1 = bufferOf(m), b2 = bufferOf(sk)
+      if (shared(b0, sig, n0, b1, m, n1) || shared(b0, sig, n0, b2, sk, n2)) return slow(X[10], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
@@ -248,8 +268,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_sign_ed25519_sk_to_pk (pk, sk) {
     const n0 = lengthOf(pk), n1 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[12], arguments)
-    const b0 = bufferOf(pk), b1 = bufferOf(sk)
-    if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[12], arguments)
+    if (!own(pk)) {
+      const b0 = bufferOf(pk), b1 = bufferOf(sk)
+      if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[12], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[12], arguments)
     M.busy = true
@@ -265,8 +287,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_sign_ed25519_sk_to_seed (seed, sk) {
     const n0 = lengthOf(seed), n1 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[13], arguments)
-    const b0 = bufferOf(seed), b1 = bufferOf(sk)
-    if (shared(b0, seed, n0, b1, sk, n1)) return slow(X[13], arguments)
+    if (!own(seed)) {
+      const b0 = bufferOf(seed), b1 = bufferOf(sk)
+      if (shared(b0, seed, n0, b1, sk, n1)) return slow(X[13], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true
@@ -282,8 +306,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_sign_ed25519_pk_to_curve25519 (x25519pk, ed25519pk) {
     const n0 = lengthOf(x25519pk), n1 = lengthOf(ed25519pk)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[14], arguments)
-    const b0 = bufferOf(x25519pk), b1 = bufferOf(ed25519pk)
-    if (shared(b0, x25519pk, n0, b1, ed25519pk, n1)) return slow(X[14], arguments)
+    if (!own(x25519pk)) {
+      const b0 = bufferOf(x25519pk), b1 = bufferOf(ed25519pk)
+      if (shared(b0, x25519pk, n0, b1, ed25519pk, n1)) return slow(X[14], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[14], arguments)
     M.busy = true
@@ -299,8 +325,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_sign_ed25519_sk_to_curve25519 (x25519sk, ed25519sk) {
     const n0 = lengthOf(x25519sk), n1 = lengthOf(ed25519sk)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[15], arguments)
-    const b0 = bufferOf(x25519sk), b1 = bufferOf(ed25519sk)
-    if (shared(b0, x25519sk, n0, b1, ed25519sk, n1)) return slow(X[15], arguments)
+    if (!own(x25519sk)) {
+      const b0 = bufferOf(x25519sk), b1 = bufferOf(ed25519sk)
+      if (shared(b0, x25519sk, n0, b1, ed25519sk, n1)) return slow(X[15], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[15], arguments)
     M.busy = true
@@ -316,7 +344,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_sign_init (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[16], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[16], arguments)
     M.busy = true
@@ -331,8 +358,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_sign_update (state, m) {
     const n0 = lengthOf(state), n1 = lengthOf(m)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[17], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(m)
-    if (shared(b0, state, n0, b1, m, n1)) return slow(X[17], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(m)
+      if (shared(b0, state, n0, b1, m, n1)) return slow(X[17], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[17], arguments)
     M.busy = true
@@ -347,8 +376,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_sign_final_create (state, sig, sk) {
     const n0 = lengthOf(state), n1 = lengthOf(sig), n2 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[18], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(sig), b2 = bufferOf(sk)
-    if (shared(b0, state, n0, b1, sig, n1) || shared(b0, state, n0, b2, sk, n2) || shared(b1, sig, n1, b2, sk, n2)) return slow(X[18], arguments)
+    if (!(own(state) && own(sig))) {
+      const b0 = bufferOf(state), b1 = bufferOf(sig), b2 = bufferOf(sk)
+      if (shared(b0, state, n0, b1, sig, n1) || shared(b0, state, n0, b2, sk, n2) || shared(b1, sig, n1, b2, sk, n2)) return slow(X[18], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[18], arguments)
     M.busy = true
@@ -365,8 +396,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_sign_final_verify (state, sig, pk) {
     const n0 = lengthOf(state), n1 = lengthOf(sig), n2 = lengthOf(pk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[19], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(sig), b2 = bufferOf(pk)
-    if (shared(b0, state, n0, b1, sig, n1) || shared(b0, state, n0, b2, pk, n2)) return slow(X[19], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(sig), b2 = bufferOf(pk)
+      if (shared(b0, state, n0, b1, sig, n1) || shared(b0, state, n0, b2, pk, n2)) return slow(X[19], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[19], arguments)
     M.busy = true
@@ -381,7 +414,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_sign_ed25519ph_init (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[20], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[20], arguments)
     M.busy = true
@@ -396,8 +428,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_sign_ed25519ph_update (state, m) {
     const n0 = lengthOf(state), n1 = lengthOf(m)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[21], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(m)
-    if (shared(b0, state, n0, b1, m, n1)) return slow(X[21], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(m)
+      if (shared(b0, state, n0, b1, m, n1)) return slow(X[21], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[21], arguments)
     M.busy = true
@@ -412,8 +446,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_sign_ed25519ph_final_create (state, sig, sk) {
     const n0 = lengthOf(state), n1 = lengthOf(sig), n2 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[22], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(sig), b2 = bufferOf(sk)
-    if (shared(b0, state, n0, b1, sig, n1) || shared(b0, state, n0, b2, sk, n2) || shared(b1, sig, n1, b2, sk, n2)) return slow(X[22], arguments)
+    if (!(own(state) && own(sig))) {
+      const b0 = bufferOf(state), b1 = bufferOf(sig), b2 = bufferOf(sk)
+      if (shared(b0, state, n0, b1, sig, n1) || shared(b0, state, n0, b2, sk, n2) || shared(b1, sig, n1, b2, sk, n2)) return slow(X[22], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[22], arguments)
     M.busy = true
@@ -430,8 +466,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_sign_ed25519ph_final_verify (state, sig, pk) {
     const n0 = lengthOf(state), n1 = lengthOf(sig), n2 = lengthOf(pk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[23], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(sig), b2 = bufferOf(pk)
-    if (shared(b0, state, n0, b1, sig, n1) || shared(b0, state, n0, b2, pk, n2)) return slow(X[23], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(sig), b2 = bufferOf(pk)
+      if (shared(b0, state, n0, b1, sig, n1) || shared(b0, state, n0, b2, pk, n2)) return slow(X[23], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[23], arguments)
     M.busy = true
@@ -446,8 +484,10 @@ module.exports = function wasmFunctions (rt) {
   function extension_tweak_ed25519_base (n, p, ns) {
     const n0 = lengthOf(n), n1 = lengthOf(p), n2 = lengthOf(ns)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[24], arguments)
-    const b0 = bufferOf(n), b1 = bufferOf(p), b2 = bufferOf(ns)
-    if (shared(b0, n, n0, b1, p, n1) || shared(b0, n, n0, b2, ns, n2) || shared(b1, p, n1, b2, ns, n2)) return slow(X[24], arguments)
+    if (!(own(n) && own(p))) {
+      const b0 = bufferOf(n), b1 = bufferOf(p), b2 = bufferOf(ns)
+      if (shared(b0, n, n0, b1, p, n1) || shared(b0, n, n0, b2, ns, n2) || shared(b1, p, n1, b2, ns, n2)) return slow(X[24], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[24], arguments)
     M.busy = true
@@ -464,8 +504,10 @@ module.exports = function wasmFunctions (rt) {
   function extension_tweak_ed25519_sk_to_scalar (n, sk) {
     const n0 = lengthOf(n), n1 = lengthOf(sk)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[25], arguments)
-    const b0 = bufferOf(n), b1 = bufferOf(sk)
-    if (shared(b0, n, n0, b1, sk, n1)) return slow(X[25], arguments)
+    if (!own(n)) {
+      const b0 = bufferOf(n), b1 = bufferOf(sk)
+      if (shared(b0, n, n0, b1, sk, n1)) return slow(X[25], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[25], arguments)
     M.busy = true
@@ -481,8 +523,10 @@ module.exports = function wasmFunctions (rt) {
   function extension_tweak_ed25519_scalar (scalarOut, scalar, ns) {
     const n0 = lengthOf(scalarOut), n1 = lengthOf(scalar), n2 = lengthOf(ns)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[26], arguments)
-    const b0 = bufferOf(scalarOut), b1 = bufferOf(scalar), b2 = bufferOf(ns)
-    if (shared(b0, scalarOut, n0, b1, scalar, n1) || shared(b0, scalarOut, n0, b2, ns, n2)) return slow(X[26], arguments)
+    if (!own(scalarOut)) {
+      const b0 = bufferOf(scalarOut), b1 = bufferOf(scalar), b2 = bufferOf(ns)
+      if (shared(b0, scalarOut, n0, b1, scalar, n1) || shared(b0, scalarOut, n0, b2, ns, n2)) return slow(X[26], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[26], arguments)
     M.busy = true
@@ -498,8 +542,10 @@ module.exports = function wasmFunctions (rt) {
   function extension_tweak_ed25519_pk (tpk, pk, ns) {
     const n0 = lengthOf(tpk), n1 = lengthOf(pk), n2 = lengthOf(ns)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[27], arguments)
-    const b0 = bufferOf(tpk), b1 = bufferOf(pk), b2 = bufferOf(ns)
-    if (shared(b0, tpk, n0, b1, pk, n1) || shared(b0, tpk, n0, b2, ns, n2)) return slow(X[27], arguments)
+    if (!own(tpk)) {
+      const b0 = bufferOf(tpk), b1 = bufferOf(pk), b2 = bufferOf(ns)
+      if (shared(b0, tpk, n0, b1, pk, n1) || shared(b0, tpk, n0, b2, ns, n2)) return slow(X[27], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[27], arguments)
     M.busy = true
@@ -515,8 +561,10 @@ module.exports = function wasmFunctions (rt) {
   function extension_tweak_ed25519_keypair (pk, scalarOut, scalarIn, ns) {
     const n0 = lengthOf(pk), n1 = lengthOf(scalarOut), n2 = lengthOf(scalarIn), n3 = lengthOf(ns)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[28], arguments)
-    const b0 = bufferOf(pk), b1 = bufferOf(scalarOut), b2 = bufferOf(scalarIn), b3 = bufferOf(ns)
-    if (shared(b0, pk, n0, b1, scalarOut, n1) || shared(b0, pk, n0, b2, scalarIn, n2) || shared(b0, pk, n0, b3, ns, n3) || shared(b1, scalarOut, n1, b2, scalarIn, n2) || shared(b1, scalarOut, n1, b3, ns, n3)) return slow(X[28], arguments)
+    if (!(own(pk) && own(scalarOut))) {
+      const b0 = bufferOf(pk), b1 = bufferOf(scalarOut), b2 = bufferOf(scalarIn), b3 = bufferOf(ns)
+      if (shared(b0, pk, n0, b1, scalarOut, n1) || shared(b0, pk, n0, b2, scalarIn, n2) || shared(b0, pk, n0, b3, ns, n3) || shared(b1, scalarOut, n1, b2, scalarIn, n2) || shared(b1, scalarOut, n1, b3, ns, n3)) return slow(X[28], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[28], arguments)
     M.busy = true
@@ -533,8 +581,10 @@ module.exports = function wasmFunctions (rt) {
   function extension_tweak_ed25519_scalar_add (scalarOut, scalar, n) {
     const n0 = lengthOf(scalarOut), n1 = lengthOf(scalar), n2 = lengthOf(n)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[29], arguments)
-    const b0 = bufferOf(scalarOut), b1 = bufferOf(scalar), b2 = bufferOf(n)
-    if (shared(b0, scalarOut, n0, b1, scalar, n1) || shared(b0, scalarOut, n0, b2, n, n2)) return slow(X[29], arguments)
+    if (!own(scalarOut)) {
+      const b0 = bufferOf(scalarOut), b1 = bufferOf(scalar), b2 = bufferOf(n)
+      if (shared(b0, scalarOut, n0, b1, scalar, n1) || shared(b0, scalarOut, n0, b2, n, n2)) return slow(X[29], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[29], arguments)
     M.busy = true
@@ -550,8 +600,10 @@ module.exports = function wasmFunctions (rt) {
   function extension_tweak_ed25519_pk_add (tpk, pk, p) {
     const n0 = lengthOf(tpk), n1 = lengthOf(pk), n2 = lengthOf(p)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[30], arguments)
-    const b0 = bufferOf(tpk), b1 = bufferOf(pk), b2 = bufferOf(p)
-    if (shared(b0, tpk, n0, b1, pk, n1) || shared(b0, tpk, n0, b2, p, n2)) return slow(X[30], arguments)
+    if (!own(tpk)) {
+      const b0 = bufferOf(tpk), b1 = bufferOf(pk), b2 = bufferOf(p)
+      if (shared(b0, tpk, n0, b1, pk, n1) || shared(b0, tpk, n0, b2, p, n2)) return slow(X[30], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[30], arguments)
     M.busy = true
@@ -567,8 +619,10 @@ module.exports = function wasmFunctions (rt) {
   function extension_tweak_ed25519_keypair_add (pk, scalarOut, scalarIn, tweak) {
     const n0 = lengthOf(pk), n1 = lengthOf(scalarOut), n2 = lengthOf(scalarIn), n3 = lengthOf(tweak)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[31], arguments)
-    const b0 = bufferOf(pk), b1 = bufferOf(scalarOut), b2 = bufferOf(scalarIn), b3 = bufferOf(tweak)
-    if (shared(b0, pk, n0, b1, scalarOut, n1) || shared(b0, pk, n0, b2, scalarIn, n2) || shared(b0, pk, n0, b3, tweak, n3) || shared(b1, scalarOut, n1, b2, scalarIn, n2) || shared(b1, scalarOut, n1, b3, tweak, n3)) return slow(X[31], arguments)
+    if (!(own(pk) && own(scalarOut))) {
+      const b0 = bufferOf(pk), b1 = bufferOf(scalarOut), b2 = bufferOf(scalarIn), b3 = bufferOf(tweak)
+      if (shared(b0, pk, n0, b1, scalarOut, n1) || shared(b0, pk, n0, b2, scalarIn, n2) || shared(b0, pk, n0, b3, tweak, n3) || shared(b1, scalarOut, n1, b2, scalarIn, n2) || shared(b1, scalarOut, n1, b3, tweak, n3)) return slow(X[31], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[31], arguments)
     M.busy = true
@@ -585,8 +639,10 @@ module.exports = function wasmFunctions (rt) {
   function extension_tweak_ed25519_sign_detached (sig, m, scalar, pk) {
     const n0 = lengthOf(sig), n1 = lengthOf(m), n2 = lengthOf(scalar), n3 = pk === null ? -1 : lengthOf(pk)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[32], arguments)
-    const b0 = bufferOf(sig), b1 = bufferOf(m), b2 = bufferOf(scalar), b3 = n3 < 0 ? null : bufferOf(pk)
-    if (shared(b0, sig, n0, b1, m, n1) || shared(b0, sig, n0, b2, scalar, n2) || shared(b0, sig, n0, b3, pk, n3)) return slow(X[32], arguments)
+    if (!own(sig)) {
+      const b0 = bufferOf(sig), b1 = bufferOf(m), b2 = bufferOf(scalar), b3 = n3 < 0 ? null : bufferOf(pk)
+      if (shared(b0, sig, n0, b1, m, n1) || shared(b0, sig, n0, b2, scalar, n2) || shared(b0, sig, n0, b3, pk, n3)) return slow(X[32], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[32], arguments)
     M.busy = true

@@ -4,7 +4,7 @@
 // lib/backends/wasm.js (which explains the fast path and gives `rt`). A call the fast path does
 // not take goes to the generic `slow`.
 module.exports = function wasmFunctions (rt) {
-  const { M, slow, lengthOf, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
+  const { M, slow, lengthOf, own, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
   const A0 = 0, A1 = 1, A2 = 2, A3 = 3, A4 = 4, A5 = 5, A6 = 6, A7 = 7, A8 = 8, A9 = 9
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
@@ -71,8 +71,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream (c, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(n), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[0], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(n), b2 = bufferOf(k)
-    if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[0], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(n), b2 = bufferOf(k)
+      if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[0], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[0], arguments)
     M.busy = true
@@ -87,8 +89,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_xor (c, m, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = lengthOf(n), n3 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[1], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[1], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[1], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[1], arguments)
     M.busy = true
@@ -104,7 +108,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[2], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
@@ -120,8 +123,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_xor_init (state, n, k) {
     const n0 = lengthOf(state), n1 = lengthOf(n), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[3], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
-    if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[3], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
+      if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[3], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
@@ -136,8 +141,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_xor_wrap_init (state, n, k) {
     const n0 = lengthOf(state), n1 = lengthOf(n), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[4], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
-    if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[4], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
+      if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[4], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[4], arguments)
     M.busy = true
@@ -152,8 +159,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_xor_update (state, c, m) {
     const n0 = lengthOf(state), n1 = lengthOf(c), n2 = lengthOf(m)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[5], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
-    if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[5], arguments)
+    if (!(own(state) && own(c))) {
+      const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
+      if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[5], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[5], arguments)
     M.busy = true
@@ -170,8 +179,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_xor_wrap_update (state, c, m) {
     const n0 = lengthOf(state), n1 = lengthOf(c), n2 = lengthOf(m)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[6], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
-    if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[6], arguments)
+    if (!(own(state) && own(c))) {
+      const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
+      if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[6], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
@@ -188,7 +199,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_xor_final (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[7], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
@@ -203,7 +213,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_xor_wrap_final (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[8], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
@@ -218,8 +227,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_xsalsa20 (c, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(n), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[9], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(n), b2 = bufferOf(k)
-    if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[9], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(n), b2 = bufferOf(k)
+      if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[9], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
@@ -234,8 +245,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_xsalsa20_xor (c, m, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = lengthOf(n), n3 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[10], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[10], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[10], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
@@ -251,7 +264,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_xsalsa20_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[11], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[11], arguments)
     M.busy = true
@@ -267,8 +279,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_xsalsa20_xor_ic (c, m, n, ic, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = lengthOf(n), n4 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || typeof ic !== 'number' || n4 === 0 || arguments.length !== 5 || M.busy) return slow(X[12], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b4 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b4, k, n4)) return slow(X[12], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b4 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b4, k, n4)) return slow(X[12], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n4)
     if (size > M.size) return slow(X[12], arguments)
     M.busy = true
@@ -285,8 +299,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_salsa20 (c, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(n), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[13], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(n), b2 = bufferOf(k)
-    if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[13], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(n), b2 = bufferOf(k)
+      if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[13], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true
@@ -301,8 +317,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_salsa20_xor (c, m, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = lengthOf(n), n3 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[14], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[14], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[14], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[14], arguments)
     M.busy = true
@@ -318,7 +336,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_salsa20_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[15], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[15], arguments)
     M.busy = true
@@ -334,8 +351,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_salsa20_xor_ic (c, m, n, ic, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = lengthOf(n), n4 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || typeof ic !== 'number' || n4 === 0 || arguments.length !== 5 || M.busy) return slow(X[16], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b4 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b4, k, n4)) return slow(X[16], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b4 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b4, k, n4)) return slow(X[16], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n4)
     if (size > M.size) return slow(X[16], arguments)
     M.busy = true
@@ -352,8 +371,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_salsa20_xor_init (state, n, k) {
     const n0 = lengthOf(state), n1 = lengthOf(n), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[17], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
-    if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[17], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
+      if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[17], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[17], arguments)
     M.busy = true
@@ -368,8 +389,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_salsa20_xor_wrap_init (state, n, k) {
     const n0 = lengthOf(state), n1 = lengthOf(n), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[18], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
-    if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[18], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
+      if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[18], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[18], arguments)
     M.busy = true
@@ -384,8 +407,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_salsa20_xor_update (state, c, m) {
     const n0 = lengthOf(state), n1 = lengthOf(c), n2 = lengthOf(m)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[19], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
-    if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[19], arguments)
+    if (!(own(state) && own(c))) {
+      const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
+      if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[19], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[19], arguments)
     M.busy = true
@@ -402,8 +427,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_salsa20_xor_wrap_update (state, c, m) {
     const n0 = lengthOf(state), n1 = lengthOf(c), n2 = lengthOf(m)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[20], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
-    if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[20], arguments)
+    if (!(own(state) && own(c))) {
+      const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
+      if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[20], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[20], arguments)
     M.busy = true
@@ -420,7 +447,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_salsa20_xor_final (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[21], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[21], arguments)
     M.busy = true
@@ -435,7 +461,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_salsa20_xor_wrap_final (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[22], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[22], arguments)
     M.busy = true
@@ -450,8 +475,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_salsa2012 (c, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(n), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[23], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(n), b2 = bufferOf(k)
-    if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[23], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(n), b2 = bufferOf(k)
+      if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[23], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[23], arguments)
     M.busy = true
@@ -466,8 +493,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_salsa2012_xor (c, m, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = lengthOf(n), n3 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[24], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[24], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[24], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[24], arguments)
     M.busy = true
@@ -483,7 +512,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_salsa2012_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[25], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[25], arguments)
     M.busy = true
@@ -499,8 +527,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_chacha20 (c, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(n), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[26], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(n), b2 = bufferOf(k)
-    if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[26], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(n), b2 = bufferOf(k)
+      if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[26], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[26], arguments)
     M.busy = true
@@ -515,8 +545,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_chacha20_xor (c, m, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = lengthOf(n), n3 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[27], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[27], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[27], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[27], arguments)
     M.busy = true
@@ -532,7 +564,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_chacha20_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[28], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[28], arguments)
     M.busy = true
@@ -548,8 +579,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_chacha20_xor_ic (c, m, n, ic, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = lengthOf(n), n4 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || typeof ic !== 'number' || n4 === 0 || arguments.length !== 5 || M.busy) return slow(X[29], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b4 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b4, k, n4)) return slow(X[29], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b4 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b4, k, n4)) return slow(X[29], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n4)
     if (size > M.size) return slow(X[29], arguments)
     M.busy = true
@@ -566,8 +599,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_chacha20_xor_init (state, n, k) {
     const n0 = lengthOf(state), n1 = lengthOf(n), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[30], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
-    if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[30], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
+      if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[30], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[30], arguments)
     M.busy = true
@@ -582,8 +617,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_chacha20_xor_wrap_init (state, n, k) {
     const n0 = lengthOf(state), n1 = lengthOf(n), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[31], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
-    if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[31], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
+      if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[31], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[31], arguments)
     M.busy = true
@@ -598,8 +635,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_chacha20_xor_update (state, c, m) {
     const n0 = lengthOf(state), n1 = lengthOf(c), n2 = lengthOf(m)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[32], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
-    if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[32], arguments)
+    if (!(own(state) && own(c))) {
+      const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
+      if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[32], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[32], arguments)
     M.busy = true
@@ -616,8 +655,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_chacha20_xor_wrap_update (state, c, m) {
     const n0 = lengthOf(state), n1 = lengthOf(c), n2 = lengthOf(m)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[33], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
-    if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[33], arguments)
+    if (!(own(state) && own(c))) {
+      const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
+      if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[33], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[33], arguments)
     M.busy = true
@@ -634,7 +675,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_chacha20_xor_final (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[34], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[34], arguments)
     M.busy = true
@@ -649,7 +689,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_chacha20_xor_wrap_final (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[35], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[35], arguments)
     M.busy = true
@@ -664,8 +703,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_chacha20_ietf (c, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(n), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[36], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(n), b2 = bufferOf(k)
-    if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[36], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(n), b2 = bufferOf(k)
+      if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[36], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[36], arguments)
     M.busy = true
@@ -680,8 +721,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_chacha20_ietf_xor (c, m, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = lengthOf(n), n3 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[37], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[37], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[37], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[37], arguments)
     M.busy = true
@@ -697,7 +740,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_chacha20_ietf_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[38], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[38], arguments)
     M.busy = true
@@ -713,8 +755,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_chacha20_ietf_xor_ic (c, m, n, ic, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = lengthOf(n), n4 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || typeof ic !== 'number' || n4 === 0 || arguments.length !== 5 || M.busy) return slow(X[39], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b4 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b4, k, n4)) return slow(X[39], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b4 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b4, k, n4)) return slow(X[39], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n4)
     if (size > M.size) return slow(X[39], arguments)
     M.busy = true
@@ -731,8 +775,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_chacha20_ietf_xor_init (state, n, k) {
     const n0 = lengthOf(state), n1 = lengthOf(n), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[40], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
-    if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[40], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
+      if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[40], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[40], arguments)
     M.busy = true
@@ -747,8 +793,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_chacha20_ietf_xor_wrap_init (state, n, k) {
     const n0 = lengthOf(state), n1 = lengthOf(n), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[41], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
-    if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[41], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
+      if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[41], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[41], arguments)
     M.busy = true
@@ -763,8 +811,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_chacha20_ietf_xor_update (state, c, m) {
     const n0 = lengthOf(state), n1 = lengthOf(c), n2 = lengthOf(m)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[42], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
-    if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[42], arguments)
+    if (!(own(state) && own(c))) {
+      const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
+      if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[42], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[42], arguments)
     M.busy = true
@@ -781,8 +831,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_chacha20_ietf_xor_wrap_update (state, c, m) {
     const n0 = lengthOf(state), n1 = lengthOf(c), n2 = lengthOf(m)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[43], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
-    if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[43], arguments)
+    if (!(own(state) && own(c))) {
+      const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
+      if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[43], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[43], arguments)
     M.busy = true
@@ -799,7 +851,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_chacha20_ietf_xor_final (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[44], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[44], arguments)
     M.busy = true
@@ -814,7 +865,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_chacha20_ietf_xor_wrap_final (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[45], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[45], arguments)
     M.busy = true
@@ -829,8 +879,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_xchacha20 (c, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(n), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[46], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(n), b2 = bufferOf(k)
-    if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[46], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(n), b2 = bufferOf(k)
+      if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[46], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[46], arguments)
     M.busy = true
@@ -845,8 +897,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_xchacha20_xor (c, m, n, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = lengthOf(n), n3 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || n3 === 0 || arguments.length !== 4 || M.busy) return slow(X[47], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[47], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[47], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[47], arguments)
     M.busy = true
@@ -862,7 +916,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_xchacha20_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[48], arguments)
-    const b0 = bufferOf(k)
     const size = pad(n0)
     if (size > M.size) return slow(X[48], arguments)
     M.busy = true
@@ -878,8 +931,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_xchacha20_xor_ic (c, m, n, ic, k) {
     const n0 = lengthOf(c), n1 = lengthOf(m), n2 = lengthOf(n), n4 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || typeof ic !== 'number' || n4 === 0 || arguments.length !== 5 || M.busy) return slow(X[49], arguments)
-    const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b4 = bufferOf(k)
-    if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b4, k, n4)) return slow(X[49], arguments)
+    if (!own(c)) {
+      const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b4 = bufferOf(k)
+      if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b4, k, n4)) return slow(X[49], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2) + pad(n4)
     if (size > M.size) return slow(X[49], arguments)
     M.busy = true
@@ -896,8 +951,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_xchacha20_xor_init (state, n, k) {
     const n0 = lengthOf(state), n1 = lengthOf(n), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[50], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
-    if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[50], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
+      if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[50], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[50], arguments)
     M.busy = true
@@ -912,8 +969,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_xchacha20_xor_wrap_init (state, n, k) {
     const n0 = lengthOf(state), n1 = lengthOf(n), n2 = lengthOf(k)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[51], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
-    if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[51], arguments)
+    if (!own(state)) {
+      const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
+      if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[51], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[51], arguments)
     M.busy = true
@@ -928,8 +987,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_xchacha20_xor_update (state, c, m) {
     const n0 = lengthOf(state), n1 = lengthOf(c), n2 = lengthOf(m)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[52], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
-    if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[52], arguments)
+    if (!(own(state) && own(c))) {
+      const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
+      if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[52], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[52], arguments)
     M.busy = true
@@ -946,8 +1007,10 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_xchacha20_xor_wrap_update (state, c, m) {
     const n0 = lengthOf(state), n1 = lengthOf(c), n2 = lengthOf(m)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[53], arguments)
-    const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
-    if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[53], arguments)
+    if (!(own(state) && own(c))) {
+      const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
+      if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[53], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[53], arguments)
     M.busy = true
@@ -964,7 +1027,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_xchacha20_xor_final (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[54], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[54], arguments)
     M.busy = true
@@ -979,7 +1041,6 @@ module.exports = function wasmFunctions (rt) {
   function crypto_stream_xchacha20_xor_wrap_final (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[55], arguments)
-    const b0 = bufferOf(state)
     const size = pad(n0)
     if (size > M.size) return slow(X[55], arguments)
     M.busy = true

@@ -4,7 +4,7 @@
 // lib/backends/wasm.js (which explains the fast path and gives `rt`). A call the fast path does
 // not take goes to the generic `slow`.
 module.exports = function wasmFunctions (rt) {
-  const { M, slow, lengthOf, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
+  const { M, slow, lengthOf, own, bufferOf, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish } = rt
   const A0 = 0, A1 = 1, A2 = 2, A3 = 3, A4 = 4, A5 = 5, A6 = 6, A7 = 7, A8 = 8, A9 = 9
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
@@ -53,7 +53,6 @@ module.exports = function wasmFunctions (rt) {
   function randombytes_buf (buf) {
     const n0 = lengthOf(buf)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[2], arguments)
-    const b0 = bufferOf(buf)
     const size = pad(n0)
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
@@ -68,8 +67,10 @@ module.exports = function wasmFunctions (rt) {
   function randombytes_buf_deterministic (buf, seed) {
     const n0 = lengthOf(buf), n1 = lengthOf(seed)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[3], arguments)
-    const b0 = bufferOf(buf), b1 = bufferOf(seed)
-    if (shared(b0, buf, n0, b1, seed, n1)) return slow(X[3], arguments)
+    if (!own(buf)) {
+      const b0 = bufferOf(buf), b1 = bufferOf(seed)
+      if (shared(b0, buf, n0, b1, seed, n1)) return slow(X[3], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
@@ -110,7 +111,6 @@ module.exports = function wasmFunctions (rt) {
   function sodium_increment (n) {
     const n0 = lengthOf(n)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[6], arguments)
-    const b0 = bufferOf(n)
     const size = pad(n0)
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
@@ -125,8 +125,10 @@ module.exports = function wasmFunctions (rt) {
   function sodium_add (a, b) {
     const n0 = lengthOf(a), n1 = lengthOf(b)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[7], arguments)
-    const b0 = bufferOf(a), b1 = bufferOf(b)
-    if (shared(b0, a, n0, b1, b, n1)) return slow(X[7], arguments)
+    if (!own(a)) {
+      const b0 = bufferOf(a), b1 = bufferOf(b)
+      if (shared(b0, a, n0, b1, b, n1)) return slow(X[7], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
@@ -141,8 +143,10 @@ module.exports = function wasmFunctions (rt) {
   function sodium_sub (a, b) {
     const n0 = lengthOf(a), n1 = lengthOf(b)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[8], arguments)
-    const b0 = bufferOf(a), b1 = bufferOf(b)
-    if (shared(b0, a, n0, b1, b, n1)) return slow(X[8], arguments)
+    if (!own(a)) {
+      const b0 = bufferOf(a), b1 = bufferOf(b)
+      if (shared(b0, a, n0, b1, b, n1)) return slow(X[8], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
@@ -171,7 +175,6 @@ module.exports = function wasmFunctions (rt) {
   function sodium_memzero (pnt) {
     const n0 = lengthOf(pnt)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[10], arguments)
-    const b0 = bufferOf(pnt)
     const size = pad(n0)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
@@ -186,7 +189,6 @@ module.exports = function wasmFunctions (rt) {
   function sodium_pad (buf, unpadded_buflen, blocksize) {
     const n0 = lengthOf(buf)
     if (n0 === 0 || typeof unpadded_buflen !== 'number' || typeof blocksize !== 'number' || arguments.length !== 3 || M.busy) return slow(X[11], arguments)
-    const b0 = bufferOf(buf)
     const size = pad(n0)
     if (size > M.size) return slow(X[11], arguments)
     M.busy = true
@@ -257,8 +259,10 @@ module.exports = function wasmFunctions (rt) {
   function sodium_bin2hex (hex, bin) {
     const n0 = lengthOf(hex), n1 = lengthOf(bin)
     if (n0 === 0 || n1 === 0 || arguments.length !== 2 || M.busy) return slow(X[16], arguments)
-    const b0 = bufferOf(hex), b1 = bufferOf(bin)
-    if (shared(b0, hex, n0, b1, bin, n1)) return slow(X[16], arguments)
+    if (!own(hex)) {
+      const b0 = bufferOf(hex), b1 = bufferOf(bin)
+      if (shared(b0, hex, n0, b1, bin, n1)) return slow(X[16], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[16], arguments)
     M.busy = true
@@ -274,8 +278,10 @@ module.exports = function wasmFunctions (rt) {
   function sodium_hex2bin (bin, hex, ignore) {
     const n0 = lengthOf(bin), n1 = lengthOf(hex), n2 = ignore === null ? -1 : lengthOf(ignore)
     if (n0 === 0 || n1 === 0 || n2 === 0 || arguments.length !== 3 || M.busy) return slow(X[17], arguments)
-    const b0 = bufferOf(bin), b1 = bufferOf(hex), b2 = n2 < 0 ? null : bufferOf(ignore)
-    if (shared(b0, bin, n0, b1, hex, n1) || shared(b0, bin, n0, b2, ignore, n2)) return slow(X[17], arguments)
+    if (!own(bin)) {
+      const b0 = bufferOf(bin), b1 = bufferOf(hex), b2 = n2 < 0 ? null : bufferOf(ignore)
+      if (shared(b0, bin, n0, b1, hex, n1) || shared(b0, bin, n0, b2, ignore, n2)) return slow(X[17], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[17], arguments)
     M.busy = true
@@ -300,8 +306,10 @@ module.exports = function wasmFunctions (rt) {
   function sodium_bin2base64 (b64, bin, variant) {
     const n0 = lengthOf(b64), n1 = lengthOf(bin)
     if (n0 === 0 || n1 === 0 || typeof variant !== 'number' || arguments.length !== 3 || M.busy) return slow(X[19], arguments)
-    const b0 = bufferOf(b64), b1 = bufferOf(bin)
-    if (shared(b0, b64, n0, b1, bin, n1)) return slow(X[19], arguments)
+    if (!own(b64)) {
+      const b0 = bufferOf(b64), b1 = bufferOf(bin)
+      if (shared(b0, b64, n0, b1, bin, n1)) return slow(X[19], arguments)
+    }
     const size = pad(n0) + pad(n1)
     if (size > M.size) return slow(X[19], arguments)
     M.busy = true
@@ -318,8 +326,10 @@ module.exports = function wasmFunctions (rt) {
   function sodium_base642bin (bin, b64, ignore, variant) {
     const n0 = lengthOf(bin), n1 = lengthOf(b64), n2 = ignore === null ? -1 : lengthOf(ignore)
     if (n0 === 0 || n1 === 0 || n2 === 0 || typeof variant !== 'number' || arguments.length !== 4 || M.busy) return slow(X[20], arguments)
-    const b0 = bufferOf(bin), b1 = bufferOf(b64), b2 = n2 < 0 ? null : bufferOf(ignore)
-    if (shared(b0, bin, n0, b1, b64, n1) || shared(b0, bin, n0, b2, ignore, n2)) return slow(X[20], arguments)
+    if (!own(bin)) {
+      const b0 = bufferOf(bin), b1 = bufferOf(b64), b2 = n2 < 0 ? null : bufferOf(ignore)
+      if (shared(b0, bin, n0, b1, b64, n1) || shared(b0, bin, n0, b2, ignore, n2)) return slow(X[20], arguments)
+    }
     const size = pad(n0) + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[20], arguments)
     M.busy = true

@@ -279,7 +279,37 @@ function scratchSlots (count) {
   return slots
 }
 
-function mainIO () {
+// How the main API hands bytes to the backend: by what the backend does with them.
+function mainIO (backend) {
+  return backend.capabilities.copiesArguments ? copyingIO(backend.newOutput) : inPlaceIO()
+}
+
+// For a backend that copies every argument (WebAssembly): inputs as they are, and each result
+// allocated by the backend (newOutput) and written once, since nothing is gained by keeping the
+// bytes off the JavaScript heap.
+function copyingIO (newOutput) {
+  const slots = scratchSlots(1)[0]
+  return {
+    target: (n, slot) => newOutput(n),
+    take: (t) => t,
+    takeAs (t, code) {
+      return encode(t, code)
+    },
+    input (x, slot, name) {
+      if (isUint8Array(x)) return typedArrayByteLength(x) === 0 ? readable(x, name) : x
+      // a short string is written into scratch (at most 3 bytes per UTF-16 unit), which the call
+      // copies before anything else can use it: no new ArrayBuffer per call
+      if (typeof x === 'string') {
+        return x.length * 3 > SMALL ? utf8(x) : slots[encodeInto(encoder, x, slots[SMALL]).written]
+      }
+      throw inputTypeError(name, x)
+    }
+  }
+}
+
+// For a backend whose C works on the caller's arrays where they are (native): see "Allocation"
+// at the top.
+function inPlaceIO () {
   const slots = scratchSlots(SLOTS)
   // The last small input each slot saw: an input seen twice in a row (a key, a fixed nonce) is
   // passed as it is (V8 moves it off the heap once, then never again), a new one is copied.
