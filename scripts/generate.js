@@ -216,7 +216,7 @@ const writeOnly = (a) => (a.kind === 'out' || a.kind === 'optOut') && a.len !== 
   (a.len.fixed !== undefined || a.len.of !== undefined || a.len.max !== undefined)
 const JS_RESERVED = new Set(['in', 'new', 'function', 'delete', 'default', 'var'])
 const WASM_HELPERS = 'M slow lengthOf own bufferOf shared pad place placeOpt copyIn copyInOpt putNull putNumber call kept copyOut finish'
-const WASM_LOCALS = new RegExp(`^(${WASM_HELPERS.split(' ').join('|')}|X|size|failed|keep|arguments|[Anbp][0-9])$`)
+const WASM_LOCALS = new RegExp(`^(${WASM_HELPERS.split(' ').join('|')}|X|size|outputs|failed|keep|arguments|[Anbp][0-9])$`)
 
 function wasmFunction (name, entry, k) {
   const args = entry.args
@@ -273,27 +273,28 @@ function wasmFunction (name, entry, k) {
     L.push(`      if (${clashes.join(' || ')}) return slow(X[${k}], arguments)`)
     L.push('    }')
   }
+  // the outputs first, then the inputs: the C wipes the inputs (call), finish the outputs
+  const order = outs.concat(bufs.filter((i) => !isOutput(args[i])))
   if (bufs.length) {
-    L.push(`    const size = ${bufs.map((i) => `pad(n${i})`).join(' + ')}`)
+    if (outs.length) L.push(`    const outputs = ${outs.map((i) => `pad(n${i})`).join(' + ')}`)
+    const ins = order.slice(outs.length).map((i) => `pad(n${i})`)
+    L.push(`    const size = ${outs.length ? ['outputs', ...ins].join(' + ') : ins.join(' + ')}`)
     L.push(`    if (size > M.size) return slow(X[${k}], arguments)`)
   }
   L.push('    M.busy = true')
+  args.forEach((a, i) => {
+    if (a.kind === 'nul') L.push(`    putNull(A${i})`)
+    else if (a.kind === 'num') L.push(`    putNumber(A${i}, ${p[i]})`)
+  })
   // each buffer goes after the one before it; place/copyIn return where the next one goes
   const ptrs = []
   let at = 'M.scratch'
-  args.forEach((a, i) => {
-    const v = p[i]
+  for (const i of order) {
     const A = `A${i}`
-    if (bufs.includes(i)) {
-      const put = writeOnly(a) ? `place${optional(i) ? 'Opt' : ''}(${A}, p${i}, n${i})` : `copyIn${optional(i) ? 'Opt' : ''}(${A}, ${v}, p${i}, n${i})`
-      ptrs.push(`p${i} = ${at}`)
-      at = put
-    } else if (a.kind === 'nul') {
-      L.push(`    putNull(${A})`)
-    } else {
-      L.push(`    putNumber(${A}, ${v})`)
-    }
-  })
+    const put = writeOnly(args[i]) ? `place${optional(i) ? 'Opt' : ''}(${A}, p${i}, n${i})` : `copyIn${optional(i) ? 'Opt' : ''}(${A}, ${p[i]}, p${i}, n${i})`
+    ptrs.push(`p${i} = ${at}`)
+    at = put
+  }
   if (bufs.length) {
     L.push(`    const ${ptrs.join(', ')}`)
     L.push(`    ${at}`)
@@ -304,7 +305,7 @@ function wasmFunction (name, entry, k) {
     const cond = writeOnly(args[o]) ? 'keep && ' : ''
     L.push(`    ${optional(o) ? `if (${cond}n${o} > 0) ` : cond ? 'if (keep) ' : ''}copyOut(A${o}, ${p[o]}, p${o}, n${o}, size)`)
   }
-  L.push(`    return finish(failed, ${bufs.length ? 'size' : '0'})`)
+  L.push(`    return finish(failed, ${outs.length ? 'outputs' : '0'})`)
   L.push('  }')
   return L
 }

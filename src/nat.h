@@ -60,11 +60,9 @@
 /* The same family files compile to wasm32 against src/wasm.c, which stands in for Node-API: a
  * "value" is a slot the JS glue filled (TypedArray copied into linear memory, number, null), the
  * result and any error are written back to slots the glue reads. Nothing but the nat_* helpers
- * and macros below may be used in family files outside `#ifndef NAT_WASM` blocks. */
-typedef struct nat_slot *napi_value;
-typedef struct nat_wasm_env *napi_env;
-typedef struct nat_wasm_call *napi_callback_info;
-typedef napi_value (*napi_callback)(napi_env env, napi_callback_info info);
+ * and macros below may be used in family files outside `#ifndef NAT_WASM` blocks. The helpers
+ * that read and write slots are inline, in src/wasm.h. */
+#include "wasm.h"
 typedef struct {
   const char *utf8name;
   napi_callback method;
@@ -89,16 +87,18 @@ napi_value nat_throw_range(napi_env env, const char *name, const char *what);
 napi_value nat_throw_error(napi_env env, const char *message);
 napi_value nat_throw_refused(napi_env env, const char *message);
 napi_value nat_throw_failed(napi_env env, const char *binding_name);
+#ifndef NAT_WASM
 bool nat_get_args(napi_env env, napi_callback_info info, napi_value *argv, size_t n);
 bool nat_get_buf(napi_env env, napi_value value, const char *name, bool optional, bool output,
                  unsigned char **data, size_t *len);
 bool nat_is_null(napi_env env, napi_value value);
 bool nat_is_undefined(napi_env env, napi_value value);
-bool nat_get_u64(napi_env env, napi_value value, const char *name, uint64_t lo, uint64_t hi,
-                 uint64_t *out);
 napi_value nat_undefined(napi_env env);
 napi_value nat_bool(napi_env env, bool value);
 napi_value nat_number(napi_env env, double value);
+#endif
+bool nat_get_u64(napi_env env, napi_value value, const char *name, uint64_t lo, uint64_t hi,
+                 uint64_t *out);
 
 /* The outputs of one call, for the refusal paths to zero. */
 #define NAT_MAX_OUTS 4

@@ -35,7 +35,7 @@ const {
 const { lazyAll } = require('../lazy')
 const { family: familyOf, load: loadFamily } = require('./wasm-functions/index')
 
-// Slot layout and kinds: see src/wasm.c. A slot is 6 u32s: kind, output, data, len, number (f64).
+// Slot layout and kinds: see src/wasm.h. A slot is 6 u32s: kind, output, data, len, number (f64).
 const UNDEFINED = 0
 const NULL = 1
 const NUMBER = 2
@@ -46,6 +46,12 @@ const OTHER = 6
 const PROMISE = 7
 const OUT_OF_BOUNDS = 8
 const ERRORS = [null, TypeError, RangeError, Error, Error]
+// nat_call's flags (WIPE_INPUTS: the fast path's buffers are copies of their own, and the C wipes
+// those it did not mark as outputs) and answer bits (FAILED: the error slot is set; GREW: linear
+// memory grew, so views of it must be made again)
+const WIPE_INPUTS = 1
+const FAILED = 1
+const GREW = 2
 const REFUSED = 4 // an Error whose code says libsodium refused (src/nat.h NAT_REFUSED_CODE)
 const REFUSED_CODE = 'ERR_NATRIUM_REFUSED'
 function refused (message) {
@@ -122,7 +128,7 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
     imports[module][name] = wasi[name]
   }
 
-  let wasm, memory
+  let wasm, memory, natCall
   let u8, u32, f64
   let outView = null // views of the scratch area that outputs are copied from (copyRegion)
   let scratch = 0 // the reusable area arguments are copied to (malloc'd, grown on demand)
@@ -139,6 +145,7 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
     exports._initialize()
     if (exports.nat_init() !== 0) throw new Error('natrium.wasm: nat_init() failed')
     wasm = exports
+    natCall = exports.nat_call // read once: the exports object's properties are not fast to load
     scratch = M.scratch = 0
     scratchSize = M.size = 0
     views()
@@ -235,12 +242,10 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
   // Zeroes bytes [from, from + n) of linear memory: a small, 8-byte aligned area (the scratch area
   // of a call) by a loop of 8-byte stores, in a third of the time of fill (a call into C++).
   function wipe (from, n) {
-    if (n > 256 || ((from | n) & 7) !== 0) {
-      u8Fill(u8, 0, from, from + n)
-      return
-    }
+    if (n > 256 || ((from | n) & 7) !== 0) return fill(from, n)
     for (let i = from >>> 3, end = (from + n) >>> 3; i < end; i++) f64[i] = 0
   }
+  function fill (from, n) { u8Fill(u8, 0, from, from + n) }
 
   // Add TypedArray v (bytes [start, end) of buffer) to the regions: a new one, or the union of v and
   // every region it overlaps. Returns the region's number.
@@ -348,26 +353,19 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
       // open must still zero its output)
       let failed
       try {
-        failed = wasm.nat_call(index, argc)
+        failed = natCall(index, argc, 0)
       } catch (err) {
         trapped(index, err)
       }
-      if (typedArrayByteLength(u8) === 0) views()
+      if ((failed & GREW) !== 0) views()
+      failed &= FAILED
       for (let t = 0; t < nt; t++) if (u32[tSlot[t] + 1] !== 0) gOut[tRegion[t]] = 1
       for (let r = 0; r < ng; r++) {
         if (gOut[r] !== 0 && gBuffer[r] !== null) copyRegion(r, gBytes[r], gPtr[r], gEnd[r] - gStart[r])
       }
 
-      if (failed !== 0) {
-        const kind = u32[ERROR]
-        if (kind === REFUSED) throw refused(cString((ERROR + 1) << 2))
-        throw new (ERRORS[kind] || Error)(cString((ERROR + 1) << 2))
-      }
-      const kind = u32[RESULT]
-      if (kind === NUMBER) return f64[(RESULT >>> 1) + 2]
-      if (kind === BOOL) return f64[(RESULT >>> 1) + 2] !== 0
-      if (kind === PROMISE) return settled(f64[(RESULT >>> 1) + 2])
-      return undefined
+      if (failed !== 0) throw callError()
+      return result(u32[RESULT])
     } finally {
       // whatever happened: no key or message outlives the call in the scratch, and the per-call
       // state holds no reference to the caller's buffers
@@ -471,18 +469,19 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
     f64[(s >>> 1) + 2] = x
   }
 
-  // nat_call; a trap restarts the module and throws, as on the generic path.
+  // nat_call, which wipes the inputs (the fast path's buffers are copies of their own, placed by
+  // place/copyIn); a trap restarts the module and throws, as on the generic path.
   function call (index, argc) {
     disown()
-    let failed
+    let answer
     try {
-      failed = wasm.nat_call(index, argc)
+      answer = natCall(index, argc, WIPE_INPUTS)
     } catch (err) {
       M.busy = false
       trapped(index, err)
     }
-    if (typedArrayByteLength(u8) === 0) views()
-    return failed
+    if (answer > FAILED) views() // GREW
+    return answer & FAILED
   }
 
   // Whether outputs that were not copied in are copied back: when the call succeeded, or when
@@ -497,22 +496,31 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
     try {
       copyRegion(i, dst, ptr, n)
     } catch (err) {
-      wipe(scratch, size)
-      M.busy = false
-      throw err
+      copyFailed(err, size)
     }
   }
-
-  // Wipes the call's scratch bytes, then returns the result the C wrote or throws its error.
-  function finish (failed, size) {
-    if (size !== 0) wipe(scratch, size)
+  function copyFailed (err, size) {
+    wipe(scratch, size)
     M.busy = false
-    if (failed !== 0) {
-      const kind = u32[ERROR]
-      if (kind === REFUSED) throw refused(cString((ERROR + 1) << 2))
-      throw new (ERRORS[kind] || Error)(cString((ERROR + 1) << 2))
-    }
+    throw err
+  }
+
+  // Wipes the outputs' scratch bytes (the fast path places the outputs first; the C wiped the
+  // rest), then returns the result the C wrote or throws its error. (The uncommon paths are
+  // functions of their own, so that V8 inlines this one into the generated functions.)
+  function finish (failed, outputs) {
+    if (outputs !== 0) wipe(scratch, outputs)
+    M.busy = false
+    if (failed !== 0) throw callError()
     const kind = u32[RESULT]
+    return kind === UNDEFINED ? undefined : result(kind)
+  }
+  function callError () {
+    const kind = u32[ERROR]
+    if (kind === REFUSED) return refused(cString((ERROR + 1) << 2))
+    return new (ERRORS[kind] || Error)(cString((ERROR + 1) << 2))
+  }
+  function result (kind) {
     if (kind === NUMBER) return f64[(RESULT >>> 1) + 2]
     if (kind === BOOL) return f64[(RESULT >>> 1) + 2] !== 0
     if (kind === PROMISE) return settled(f64[(RESULT >>> 1) + 2])
@@ -522,7 +530,7 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
   // The slot layout this file is written for, checked against the one the module reports.
   {
     const expect = [24, 0, 4, 8, 12, 16, 10, 0, 4, 256, UNDEFINED, NULL, NUMBER, BOOL, TYPEDARRAY, DETACHED,
-      OTHER, PROMISE, OUT_OF_BOUNDS, 1, 2, 3, REFUSED]
+      OTHER, PROMISE, OUT_OF_BOUNDS, 1, 2, 3, REFUSED, WIPE_INPUTS, FAILED, GREW]
     for (let i = 0; i < expect.length; i++) {
       const got = wasm.nat_layout(i)
       if (got !== expect[i]) throw new Error(`natrium.wasm: slot layout entry ${i} is ${got}, the glue expects ${expect[i]} (src/wasm.c nat_layout)`)

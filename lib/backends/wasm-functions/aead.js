@@ -55,7 +55,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = n2 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[0], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n4) + pad(n5)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[0], arguments)
     M.busy = true
     putNull(A3)
@@ -64,7 +65,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[0], 6)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_xchacha20poly1305_ietf_decrypt: lib/symbols/aead.js
@@ -75,7 +76,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b2 = bufferOf(c), b3 = n3 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[1], arguments)
     }
-    const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
+    const outputs = pad(n0)
+    const size = outputs + pad(n2) + pad(n3) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[1], arguments)
     M.busy = true
     putNull(A1)
@@ -84,7 +86,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[1], 6)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_xchacha20poly1305_ietf_encrypt_detached: lib/symbols/aead.js
@@ -95,7 +97,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[2], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n5) + pad(n6)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2) + pad(n3) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
     putNull(A4)
@@ -105,7 +108,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
     if (keep) copyOut(A1, mac, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_xchacha20poly1305_ietf_decrypt_detached: lib/symbols/aead.js
@@ -116,7 +119,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b2 = bufferOf(c), b3 = bufferOf(mac), b4 = n4 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[3], arguments)
     }
-    const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5) + pad(n6)
+    const outputs = pad(n0)
+    const size = outputs + pad(n2) + pad(n3) + pad(n4) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
     putNull(A1)
@@ -125,14 +129,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[3], 7)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_xchacha20poly1305_ietf_keygen: lib/symbols/aead.js
   function crypto_aead_xchacha20poly1305_ietf_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[4], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[4], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -140,7 +145,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[4], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_chacha20poly1305_ietf_encrypt: lib/symbols/aead.js
@@ -151,7 +156,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = n2 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[5], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n4) + pad(n5)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[5], arguments)
     M.busy = true
     putNull(A3)
@@ -160,7 +166,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[5], 6)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_chacha20poly1305_ietf_decrypt: lib/symbols/aead.js
@@ -171,7 +177,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b2 = bufferOf(c), b3 = n3 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[6], arguments)
     }
-    const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
+    const outputs = pad(n0)
+    const size = outputs + pad(n2) + pad(n3) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
     putNull(A1)
@@ -180,7 +187,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[6], 6)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_chacha20poly1305_ietf_encrypt_detached: lib/symbols/aead.js
@@ -191,7 +198,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[7], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n5) + pad(n6)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2) + pad(n3) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
     putNull(A4)
@@ -201,7 +209,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
     if (keep) copyOut(A1, mac, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_chacha20poly1305_ietf_decrypt_detached: lib/symbols/aead.js
@@ -212,7 +220,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b2 = bufferOf(c), b3 = bufferOf(mac), b4 = n4 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[8], arguments)
     }
-    const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5) + pad(n6)
+    const outputs = pad(n0)
+    const size = outputs + pad(n2) + pad(n3) + pad(n4) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
     putNull(A1)
@@ -221,14 +230,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[8], 7)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_chacha20poly1305_ietf_keygen: lib/symbols/aead.js
   function crypto_aead_chacha20poly1305_ietf_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[9], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -236,7 +246,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[9], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_chacha20poly1305_encrypt: lib/symbols/aead.js
@@ -247,7 +257,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = n2 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[10], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n4) + pad(n5)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
     putNull(A3)
@@ -256,7 +267,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[10], 6)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_chacha20poly1305_decrypt: lib/symbols/aead.js
@@ -267,7 +278,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b2 = bufferOf(c), b3 = n3 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[11], arguments)
     }
-    const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
+    const outputs = pad(n0)
+    const size = outputs + pad(n2) + pad(n3) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[11], arguments)
     M.busy = true
     putNull(A1)
@@ -276,7 +288,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[11], 6)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_chacha20poly1305_encrypt_detached: lib/symbols/aead.js
@@ -287,7 +299,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[12], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n5) + pad(n6)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2) + pad(n3) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[12], arguments)
     M.busy = true
     putNull(A4)
@@ -297,7 +310,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
     if (keep) copyOut(A1, mac, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_chacha20poly1305_decrypt_detached: lib/symbols/aead.js
@@ -308,7 +321,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b2 = bufferOf(c), b3 = bufferOf(mac), b4 = n4 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[13], arguments)
     }
-    const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5) + pad(n6)
+    const outputs = pad(n0)
+    const size = outputs + pad(n2) + pad(n3) + pad(n4) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true
     putNull(A1)
@@ -317,14 +331,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[13], 7)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_chacha20poly1305_keygen: lib/symbols/aead.js
   function crypto_aead_chacha20poly1305_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[14], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[14], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -332,7 +347,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[14], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_aegis128l_encrypt: lib/symbols/aead.js
@@ -343,7 +358,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = n2 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[15], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n4) + pad(n5)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[15], arguments)
     M.busy = true
     putNull(A3)
@@ -352,7 +368,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[15], 6)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_aegis128l_decrypt: lib/symbols/aead.js
@@ -363,7 +379,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b2 = bufferOf(c), b3 = n3 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[16], arguments)
     }
-    const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
+    const outputs = pad(n0)
+    const size = outputs + pad(n2) + pad(n3) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[16], arguments)
     M.busy = true
     putNull(A1)
@@ -372,7 +389,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[16], 6)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_aegis128l_encrypt_detached: lib/symbols/aead.js
@@ -383,7 +400,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[17], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n5) + pad(n6)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2) + pad(n3) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[17], arguments)
     M.busy = true
     putNull(A4)
@@ -393,7 +411,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
     if (keep) copyOut(A1, mac, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_aegis128l_decrypt_detached: lib/symbols/aead.js
@@ -404,7 +422,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b2 = bufferOf(c), b3 = bufferOf(mac), b4 = n4 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[18], arguments)
     }
-    const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5) + pad(n6)
+    const outputs = pad(n0)
+    const size = outputs + pad(n2) + pad(n3) + pad(n4) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[18], arguments)
     M.busy = true
     putNull(A1)
@@ -413,14 +432,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[18], 7)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_aegis128l_keygen: lib/symbols/aead.js
   function crypto_aead_aegis128l_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[19], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[19], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -428,7 +448,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[19], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_aegis256_encrypt: lib/symbols/aead.js
@@ -439,7 +459,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = n2 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[20], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n4) + pad(n5)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[20], arguments)
     M.busy = true
     putNull(A3)
@@ -448,7 +469,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[20], 6)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_aegis256_decrypt: lib/symbols/aead.js
@@ -459,7 +480,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b2 = bufferOf(c), b3 = n3 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[21], arguments)
     }
-    const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
+    const outputs = pad(n0)
+    const size = outputs + pad(n2) + pad(n3) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[21], arguments)
     M.busy = true
     putNull(A1)
@@ -468,7 +490,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[21], 6)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_aegis256_encrypt_detached: lib/symbols/aead.js
@@ -479,7 +501,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[22], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n5) + pad(n6)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2) + pad(n3) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[22], arguments)
     M.busy = true
     putNull(A4)
@@ -489,7 +512,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
     if (keep) copyOut(A1, mac, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_aegis256_decrypt_detached: lib/symbols/aead.js
@@ -500,7 +523,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b2 = bufferOf(c), b3 = bufferOf(mac), b4 = n4 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[23], arguments)
     }
-    const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5) + pad(n6)
+    const outputs = pad(n0)
+    const size = outputs + pad(n2) + pad(n3) + pad(n4) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[23], arguments)
     M.busy = true
     putNull(A1)
@@ -509,14 +533,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[23], 7)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_aegis256_keygen: lib/symbols/aead.js
   function crypto_aead_aegis256_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[24], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[24], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -524,7 +549,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[24], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_aes256gcm_encrypt: lib/symbols/aead.js
@@ -535,7 +560,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = n2 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[25], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n4) + pad(n5)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[25], arguments)
     M.busy = true
     putNull(A3)
@@ -544,7 +570,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[25], 6)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_aes256gcm_decrypt: lib/symbols/aead.js
@@ -555,7 +581,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b2 = bufferOf(c), b3 = n3 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(k)
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[26], arguments)
     }
-    const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
+    const outputs = pad(n0)
+    const size = outputs + pad(n2) + pad(n3) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[26], arguments)
     M.busy = true
     putNull(A1)
@@ -564,7 +591,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[26], 6)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_aes256gcm_encrypt_detached: lib/symbols/aead.js
@@ -575,7 +602,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[27], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n5) + pad(n6)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2) + pad(n3) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[27], arguments)
     M.busy = true
     putNull(A4)
@@ -585,7 +613,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
     if (keep) copyOut(A1, mac, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_aes256gcm_decrypt_detached: lib/symbols/aead.js
@@ -596,7 +624,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b2 = bufferOf(c), b3 = bufferOf(mac), b4 = n4 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(k)
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[28], arguments)
     }
-    const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5) + pad(n6)
+    const outputs = pad(n0)
+    const size = outputs + pad(n2) + pad(n3) + pad(n4) + pad(n5) + pad(n6)
     if (size > M.size) return slow(X[28], arguments)
     M.busy = true
     putNull(A1)
@@ -605,14 +634,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[28], 7)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_aes256gcm_keygen: lib/symbols/aead.js
   function crypto_aead_aes256gcm_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[29], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[29], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -620,7 +650,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[29], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_aes256gcm_is_available: lib/symbols/aead.js
@@ -639,14 +669,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(ctx), b1 = bufferOf(k)
       if (shared(b0, ctx, n0, b1, k, n1)) return slow(X[31], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[31], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, ctx, p0, n0)
     copyIn(A1, k, p1, n1)
     const failed = call(X[31], 2)
     copyOut(A0, ctx, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_aes256gcm_encrypt_afternm: lib/symbols/aead.js
@@ -657,17 +688,18 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = n2 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(ctx)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, ctx, n5) || shared(b5, ctx, n5, b1, m, n1) || shared(b5, ctx, n5, b2, ad, n2) || shared(b5, ctx, n5, b4, npub, n4)) return slow(X[32], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n4) + pad(n5)
+    const outputs = pad(n0) + pad(n5)
+    const size = outputs + pad(n1) + pad(n2) + pad(n4)
     if (size > M.size) return slow(X[32], arguments)
     M.busy = true
     putNull(A3)
-    const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1), p4 = copyInOpt(A2, ad, p2, n2), p5 = copyIn(A4, npub, p4, n4)
-    copyIn(A5, ctx, p5, n5)
+    const p0 = M.scratch, p5 = place(A0, p0, n0), p1 = copyIn(A5, ctx, p5, n5), p2 = copyIn(A1, m, p1, n1), p4 = copyInOpt(A2, ad, p2, n2)
+    copyIn(A4, npub, p4, n4)
     const failed = call(X[32], 6)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
     copyOut(A5, ctx, p5, n5, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_aes256gcm_decrypt_afternm: lib/symbols/aead.js
@@ -678,17 +710,18 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b2 = bufferOf(c), b3 = n3 < 0 ? null : bufferOf(ad), b4 = bufferOf(npub), b5 = bufferOf(ctx)
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, ctx, n5) || shared(b5, ctx, n5, b2, c, n2) || shared(b5, ctx, n5, b3, ad, n3) || shared(b5, ctx, n5, b4, npub, n4)) return slow(X[33], arguments)
     }
-    const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
+    const outputs = pad(n0) + pad(n5)
+    const size = outputs + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[33], arguments)
     M.busy = true
     putNull(A1)
-    const p0 = M.scratch, p2 = place(A0, p0, n0), p3 = copyIn(A2, c, p2, n2), p4 = copyInOpt(A3, ad, p3, n3), p5 = copyIn(A4, npub, p4, n4)
-    copyIn(A5, ctx, p5, n5)
+    const p0 = M.scratch, p5 = place(A0, p0, n0), p2 = copyIn(A5, ctx, p5, n5), p3 = copyIn(A2, c, p2, n2), p4 = copyInOpt(A3, ad, p3, n3)
+    copyIn(A4, npub, p4, n4)
     const failed = call(X[33], 6)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
     copyOut(A5, ctx, p5, n5, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_aes256gcm_encrypt_detached_afternm: lib/symbols/aead.js
@@ -699,18 +732,19 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(ctx)
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, ctx, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, ctx, n6) || shared(b6, ctx, n6, b2, m, n2) || shared(b6, ctx, n6, b3, ad, n3) || shared(b6, ctx, n6, b5, npub, n5)) return slow(X[34], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n5) + pad(n6)
+    const outputs = pad(n0) + pad(n1) + pad(n6)
+    const size = outputs + pad(n2) + pad(n3) + pad(n5)
     if (size > M.size) return slow(X[34], arguments)
     M.busy = true
     putNull(A4)
-    const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1), p3 = copyIn(A2, m, p2, n2), p5 = copyInOpt(A3, ad, p3, n3), p6 = copyIn(A5, npub, p5, n5)
-    copyIn(A6, ctx, p6, n6)
+    const p0 = M.scratch, p1 = place(A0, p0, n0), p6 = place(A1, p1, n1), p2 = copyIn(A6, ctx, p6, n6), p3 = copyIn(A2, m, p2, n2), p5 = copyInOpt(A3, ad, p3, n3)
+    copyIn(A5, npub, p5, n5)
     const failed = call(X[34], 7)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
     if (keep) copyOut(A1, mac, p1, n1, size)
     copyOut(A6, ctx, p6, n6, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_aead_aes256gcm_decrypt_detached_afternm: lib/symbols/aead.js
@@ -721,17 +755,18 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b2 = bufferOf(c), b3 = bufferOf(mac), b4 = n4 < 0 ? null : bufferOf(ad), b5 = bufferOf(npub), b6 = bufferOf(ctx)
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, ctx, n6) || shared(b6, ctx, n6, b2, c, n2) || shared(b6, ctx, n6, b3, mac, n3) || shared(b6, ctx, n6, b4, ad, n4) || shared(b6, ctx, n6, b5, npub, n5)) return slow(X[35], arguments)
     }
-    const size = pad(n0) + pad(n2) + pad(n3) + pad(n4) + pad(n5) + pad(n6)
+    const outputs = pad(n0) + pad(n6)
+    const size = outputs + pad(n2) + pad(n3) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[35], arguments)
     M.busy = true
     putNull(A1)
-    const p0 = M.scratch, p2 = place(A0, p0, n0), p3 = copyIn(A2, c, p2, n2), p4 = copyIn(A3, mac, p3, n3), p5 = copyInOpt(A4, ad, p4, n4), p6 = copyIn(A5, npub, p5, n5)
-    copyIn(A6, ctx, p6, n6)
+    const p0 = M.scratch, p6 = place(A0, p0, n0), p2 = copyIn(A6, ctx, p6, n6), p3 = copyIn(A2, c, p2, n2), p4 = copyIn(A3, mac, p3, n3), p5 = copyInOpt(A4, ad, p4, n4)
+    copyIn(A5, npub, p5, n5)
     const failed = call(X[35], 7)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
     copyOut(A6, ctx, p6, n6, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   const functions = {}

@@ -52,7 +52,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[0], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[0], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1)
@@ -60,7 +61,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[0], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_auth_verify: lib/symbols/auth.js
@@ -73,14 +74,15 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch, p1 = copyIn(A0, h, p0, n0), p2 = copyIn(A1, in_, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[1], 3)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // crypto_auth_keygen: lib/symbols/auth.js
   function crypto_auth_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[2], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -88,7 +90,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[2], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_auth_hmacsha256: lib/symbols/auth.js
@@ -99,7 +101,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[3], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1)
@@ -107,7 +110,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[3], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_auth_hmacsha256_verify: lib/symbols/auth.js
@@ -120,14 +123,15 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch, p1 = copyIn(A0, h, p0, n0), p2 = copyIn(A1, in_, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[4], 3)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // crypto_auth_hmacsha256_keygen: lib/symbols/auth.js
   function crypto_auth_hmacsha256_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[5], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[5], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -135,7 +139,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[5], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_auth_hmacsha256_init: lib/symbols/auth.js
@@ -146,14 +150,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(key)
       if (shared(b0, state, n0, b1, key, n1)) return slow(X[6], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, key, p1, n1)
     const failed = call(X[6], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_auth_hmacsha256_update: lib/symbols/auth.js
@@ -164,14 +169,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(in_)
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[7], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, in_, p1, n1)
     const failed = call(X[7], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_auth_hmacsha256_final: lib/symbols/auth.js
@@ -182,7 +188,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(out)
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[8], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
@@ -191,7 +198,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, out, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_auth_hmacsha512: lib/symbols/auth.js
@@ -202,7 +209,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[9], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1)
@@ -210,7 +218,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[9], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_auth_hmacsha512_verify: lib/symbols/auth.js
@@ -223,14 +231,15 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch, p1 = copyIn(A0, h, p0, n0), p2 = copyIn(A1, in_, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[10], 3)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // crypto_auth_hmacsha512_keygen: lib/symbols/auth.js
   function crypto_auth_hmacsha512_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[11], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[11], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -238,7 +247,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[11], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_auth_hmacsha512_init: lib/symbols/auth.js
@@ -249,14 +258,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(key)
       if (shared(b0, state, n0, b1, key, n1)) return slow(X[12], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[12], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, key, p1, n1)
     const failed = call(X[12], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_auth_hmacsha512_update: lib/symbols/auth.js
@@ -267,14 +277,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(in_)
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[13], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, in_, p1, n1)
     const failed = call(X[13], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_auth_hmacsha512_final: lib/symbols/auth.js
@@ -285,7 +296,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(out)
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[14], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[14], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
@@ -294,7 +306,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, out, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_auth_hmacsha512256: lib/symbols/auth.js
@@ -305,7 +317,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[15], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[15], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1)
@@ -313,7 +326,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[15], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_auth_hmacsha512256_verify: lib/symbols/auth.js
@@ -326,14 +339,15 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch, p1 = copyIn(A0, h, p0, n0), p2 = copyIn(A1, in_, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[16], 3)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // crypto_auth_hmacsha512256_keygen: lib/symbols/auth.js
   function crypto_auth_hmacsha512256_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[17], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[17], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -341,7 +355,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[17], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_auth_hmacsha512256_init: lib/symbols/auth.js
@@ -352,14 +366,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(key)
       if (shared(b0, state, n0, b1, key, n1)) return slow(X[18], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[18], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, key, p1, n1)
     const failed = call(X[18], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_auth_hmacsha512256_update: lib/symbols/auth.js
@@ -370,14 +385,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(in_)
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[19], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[19], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, in_, p1, n1)
     const failed = call(X[19], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_auth_hmacsha512256_final: lib/symbols/auth.js
@@ -388,7 +404,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(out)
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[20], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[20], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
@@ -397,7 +414,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, out, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_onetimeauth: lib/symbols/auth.js
@@ -408,7 +425,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[21], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[21], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1)
@@ -416,7 +434,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[21], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_onetimeauth_verify: lib/symbols/auth.js
@@ -429,14 +447,15 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch, p1 = copyIn(A0, h, p0, n0), p2 = copyIn(A1, in_, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[22], 3)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // crypto_onetimeauth_keygen: lib/symbols/auth.js
   function crypto_onetimeauth_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[23], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[23], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -444,7 +463,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[23], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_onetimeauth_init: lib/symbols/auth.js
@@ -455,14 +474,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(key)
       if (shared(b0, state, n0, b1, key, n1)) return slow(X[24], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[24], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, key, p1, n1)
     const failed = call(X[24], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_onetimeauth_update: lib/symbols/auth.js
@@ -473,14 +493,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(in_)
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[25], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[25], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, in_, p1, n1)
     const failed = call(X[25], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_onetimeauth_final: lib/symbols/auth.js
@@ -491,7 +512,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(out)
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[26], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[26], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
@@ -500,7 +522,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, out, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_onetimeauth_poly1305: lib/symbols/auth.js
@@ -511,7 +533,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[27], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[27], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1)
@@ -519,7 +542,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[27], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_onetimeauth_poly1305_verify: lib/symbols/auth.js
@@ -532,14 +555,15 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch, p1 = copyIn(A0, h, p0, n0), p2 = copyIn(A1, in_, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[28], 3)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // crypto_onetimeauth_poly1305_keygen: lib/symbols/auth.js
   function crypto_onetimeauth_poly1305_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[29], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[29], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -547,7 +571,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[29], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_onetimeauth_poly1305_init: lib/symbols/auth.js
@@ -558,14 +582,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(key)
       if (shared(b0, state, n0, b1, key, n1)) return slow(X[30], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[30], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, key, p1, n1)
     const failed = call(X[30], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_onetimeauth_poly1305_update: lib/symbols/auth.js
@@ -576,14 +601,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(in_)
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[31], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[31], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, in_, p1, n1)
     const failed = call(X[31], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_onetimeauth_poly1305_final: lib/symbols/auth.js
@@ -594,7 +620,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(out)
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[32], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[32], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
@@ -603,7 +630,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, out, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   const functions = {}

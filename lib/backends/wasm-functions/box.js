@@ -52,7 +52,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(pk), b1 = bufferOf(sk)
       if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[0], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[0], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -61,7 +62,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, pk, p0, n0, size)
     if (keep) copyOut(A1, sk, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_seed_keypair: lib/symbols/box.js
@@ -72,7 +73,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
       if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[1], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[1], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1)
@@ -81,7 +83,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, pk, p0, n0, size)
     if (keep) copyOut(A1, sk, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_beforenm: lib/symbols/box.js
@@ -92,7 +94,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(k), b1 = bufferOf(pk), b2 = bufferOf(sk)
       if (shared(b0, k, n0, b1, pk, n1) || shared(b0, k, n0, b2, sk, n2)) return slow(X[2], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, pk, p1, n1)
@@ -100,7 +103,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[2], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_easy: lib/symbols/box.js
@@ -111,7 +114,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(pk), b4 = bufferOf(sk)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, pk, n3) || shared(b0, c, n0, b4, sk, n4)) return slow(X[3], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1), p3 = copyIn(A2, n, p2, n2), p4 = copyIn(A3, pk, p3, n3)
@@ -119,7 +123,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[3], 5)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_open_easy: lib/symbols/box.js
@@ -130,7 +134,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(pk), b4 = bufferOf(sk)
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, pk, n3) || shared(b0, m, n0, b4, sk, n4)) return slow(X[4], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[4], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, c, p1, n1), p3 = copyIn(A2, n, p2, n2), p4 = copyIn(A3, pk, p3, n3)
@@ -138,7 +143,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[4], 5)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_detached: lib/symbols/box.js
@@ -149,7 +154,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = bufferOf(n), b4 = bufferOf(pk), b5 = bufferOf(sk)
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, pk, n4) || shared(b0, c, n0, b5, sk, n5) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, pk, n4) || shared(b1, mac, n1, b5, sk, n5)) return slow(X[5], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2) + pad(n3) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[5], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1), p3 = copyIn(A2, m, p2, n2), p4 = copyIn(A3, n, p3, n3), p5 = copyIn(A4, pk, p4, n4)
@@ -158,7 +164,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
     if (keep) copyOut(A1, mac, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_open_detached: lib/symbols/box.js
@@ -169,7 +175,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(mac), b3 = bufferOf(n), b4 = bufferOf(pk), b5 = bufferOf(sk)
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, pk, n4) || shared(b0, m, n0, b5, sk, n5)) return slow(X[6], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, c, p1, n1), p3 = copyIn(A2, mac, p2, n2), p4 = copyIn(A3, n, p3, n3), p5 = copyIn(A4, pk, p4, n4)
@@ -177,7 +184,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[6], 6)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_easy_afternm: lib/symbols/box.js
@@ -188,7 +195,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[7], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1), p3 = copyIn(A2, n, p2, n2)
@@ -196,7 +204,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[7], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_open_easy_afternm: lib/symbols/box.js
@@ -207,7 +215,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(k)
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[8], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, c, p1, n1), p3 = copyIn(A2, n, p2, n2)
@@ -215,7 +224,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[8], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_detached_afternm: lib/symbols/box.js
@@ -226,7 +235,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = bufferOf(n), b4 = bufferOf(k)
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, k, n4) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, k, n4)) return slow(X[9], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1), p3 = copyIn(A2, m, p2, n2), p4 = copyIn(A3, n, p3, n3)
@@ -235,7 +245,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
     if (keep) copyOut(A1, mac, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_open_detached_afternm: lib/symbols/box.js
@@ -246,7 +256,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(mac), b3 = bufferOf(n), b4 = bufferOf(k)
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, k, n4)) return slow(X[10], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, c, p1, n1), p3 = copyIn(A2, mac, p2, n2), p4 = copyIn(A3, n, p3, n3)
@@ -254,7 +265,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[10], 5)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_seal: lib/symbols/box.js
@@ -265,7 +276,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(pk)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, pk, n2)) return slow(X[11], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[11], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1)
@@ -273,7 +285,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[11], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_seal_open: lib/symbols/box.js
@@ -284,7 +296,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(pk), b3 = bufferOf(sk)
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, pk, n2) || shared(b0, m, n0, b3, sk, n3)) return slow(X[12], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[12], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, c, p1, n1), p3 = copyIn(A2, pk, p2, n2)
@@ -292,7 +305,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[12], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_curve25519xchacha20poly1305_keypair: lib/symbols/box.js
@@ -303,7 +316,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(pk), b1 = bufferOf(sk)
       if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[13], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -312,7 +326,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, pk, p0, n0, size)
     if (keep) copyOut(A1, sk, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_curve25519xchacha20poly1305_seed_keypair: lib/symbols/box.js
@@ -323,7 +337,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
       if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[14], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[14], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1)
@@ -332,7 +347,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, pk, p0, n0, size)
     if (keep) copyOut(A1, sk, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_curve25519xchacha20poly1305_beforenm: lib/symbols/box.js
@@ -343,7 +358,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(k), b1 = bufferOf(pk), b2 = bufferOf(sk)
       if (shared(b0, k, n0, b1, pk, n1) || shared(b0, k, n0, b2, sk, n2)) return slow(X[15], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[15], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, pk, p1, n1)
@@ -351,7 +367,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[15], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_curve25519xchacha20poly1305_easy: lib/symbols/box.js
@@ -362,7 +378,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(pk), b4 = bufferOf(sk)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, pk, n3) || shared(b0, c, n0, b4, sk, n4)) return slow(X[16], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[16], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1), p3 = copyIn(A2, n, p2, n2), p4 = copyIn(A3, pk, p3, n3)
@@ -370,7 +387,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[16], 5)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_curve25519xchacha20poly1305_open_easy: lib/symbols/box.js
@@ -381,7 +398,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(pk), b4 = bufferOf(sk)
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, pk, n3) || shared(b0, m, n0, b4, sk, n4)) return slow(X[17], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[17], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, c, p1, n1), p3 = copyIn(A2, n, p2, n2), p4 = copyIn(A3, pk, p3, n3)
@@ -389,7 +407,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[17], 5)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_curve25519xchacha20poly1305_detached: lib/symbols/box.js
@@ -400,7 +418,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = bufferOf(n), b4 = bufferOf(pk), b5 = bufferOf(sk)
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, pk, n4) || shared(b0, c, n0, b5, sk, n5) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, pk, n4) || shared(b1, mac, n1, b5, sk, n5)) return slow(X[18], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2) + pad(n3) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[18], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1), p3 = copyIn(A2, m, p2, n2), p4 = copyIn(A3, n, p3, n3), p5 = copyIn(A4, pk, p4, n4)
@@ -409,7 +428,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
     if (keep) copyOut(A1, mac, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_curve25519xchacha20poly1305_open_detached: lib/symbols/box.js
@@ -420,7 +439,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(mac), b3 = bufferOf(n), b4 = bufferOf(pk), b5 = bufferOf(sk)
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, pk, n4) || shared(b0, m, n0, b5, sk, n5)) return slow(X[19], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3) + pad(n4) + pad(n5)
     if (size > M.size) return slow(X[19], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, c, p1, n1), p3 = copyIn(A2, mac, p2, n2), p4 = copyIn(A3, n, p3, n3), p5 = copyIn(A4, pk, p4, n4)
@@ -428,7 +448,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[19], 6)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_curve25519xchacha20poly1305_easy_afternm: lib/symbols/box.js
@@ -439,7 +459,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[20], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[20], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1), p3 = copyIn(A2, n, p2, n2)
@@ -447,7 +468,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[20], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_curve25519xchacha20poly1305_open_easy_afternm: lib/symbols/box.js
@@ -458,7 +479,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(k)
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[21], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[21], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, c, p1, n1), p3 = copyIn(A2, n, p2, n2)
@@ -466,7 +488,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[21], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_curve25519xchacha20poly1305_detached_afternm: lib/symbols/box.js
@@ -477,7 +499,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = bufferOf(n), b4 = bufferOf(k)
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, k, n4) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, k, n4)) return slow(X[22], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[22], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1), p3 = copyIn(A2, m, p2, n2), p4 = copyIn(A3, n, p3, n3)
@@ -486,7 +509,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
     if (keep) copyOut(A1, mac, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_curve25519xchacha20poly1305_open_detached_afternm: lib/symbols/box.js
@@ -497,7 +520,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(mac), b3 = bufferOf(n), b4 = bufferOf(k)
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, k, n4)) return slow(X[23], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[23], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, c, p1, n1), p3 = copyIn(A2, mac, p2, n2), p4 = copyIn(A3, n, p3, n3)
@@ -505,7 +529,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[23], 5)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_curve25519xchacha20poly1305_seal: lib/symbols/box.js
@@ -516,7 +540,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(pk)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, pk, n2)) return slow(X[24], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[24], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1)
@@ -524,7 +549,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[24], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_curve25519xchacha20poly1305_seal_open: lib/symbols/box.js
@@ -535,7 +560,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(pk), b3 = bufferOf(sk)
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, pk, n2) || shared(b0, m, n0, b3, sk, n3)) return slow(X[25], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[25], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, c, p1, n1), p3 = copyIn(A2, pk, p2, n2)
@@ -543,7 +569,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[25], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_curve25519xsalsa20poly1305_keypair: lib/symbols/box.js
@@ -554,7 +580,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(pk), b1 = bufferOf(sk)
       if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[26], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[26], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -563,7 +590,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, pk, p0, n0, size)
     if (keep) copyOut(A1, sk, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_curve25519xsalsa20poly1305_seed_keypair: lib/symbols/box.js
@@ -574,7 +601,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
       if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[27], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[27], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1)
@@ -583,7 +611,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, pk, p0, n0, size)
     if (keep) copyOut(A1, sk, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_box_curve25519xsalsa20poly1305_beforenm: lib/symbols/box.js
@@ -594,7 +622,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(k), b1 = bufferOf(pk), b2 = bufferOf(sk)
       if (shared(b0, k, n0, b1, pk, n1) || shared(b0, k, n0, b2, sk, n2)) return slow(X[28], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[28], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, pk, p1, n1)
@@ -602,7 +631,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[28], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kx_keypair: lib/symbols/box.js
@@ -613,7 +642,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(pk), b1 = bufferOf(sk)
       if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[29], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[29], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -622,7 +652,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, pk, p0, n0, size)
     if (keep) copyOut(A1, sk, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kx_seed_keypair: lib/symbols/box.js
@@ -633,7 +663,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
       if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[30], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[30], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1)
@@ -642,7 +673,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, pk, p0, n0, size)
     if (keep) copyOut(A1, sk, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kx_client_session_keys: lib/symbols/box.js
@@ -653,7 +684,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = n0 < 0 ? null : bufferOf(rx), b1 = n1 < 0 ? null : bufferOf(tx), b2 = bufferOf(client_pk), b3 = bufferOf(client_sk), b4 = bufferOf(server_pk)
       if (shared(b0, rx, n0, b1, tx, n1) || shared(b0, rx, n0, b2, client_pk, n2) || shared(b0, rx, n0, b3, client_sk, n3) || shared(b0, rx, n0, b4, server_pk, n4) || shared(b1, tx, n1, b2, client_pk, n2) || shared(b1, tx, n1, b3, client_sk, n3) || shared(b1, tx, n1, b4, server_pk, n4)) return slow(X[31], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[31], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = placeOpt(A0, p0, n0), p2 = placeOpt(A1, p1, n1), p3 = copyIn(A2, client_pk, p2, n2), p4 = copyIn(A3, client_sk, p3, n3)
@@ -662,7 +694,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep && n0 > 0) copyOut(A0, rx, p0, n0, size)
     if (keep && n1 > 0) copyOut(A1, tx, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kx_server_session_keys: lib/symbols/box.js
@@ -673,7 +705,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = n0 < 0 ? null : bufferOf(rx), b1 = n1 < 0 ? null : bufferOf(tx), b2 = bufferOf(server_pk), b3 = bufferOf(server_sk), b4 = bufferOf(client_pk)
       if (shared(b0, rx, n0, b1, tx, n1) || shared(b0, rx, n0, b2, server_pk, n2) || shared(b0, rx, n0, b3, server_sk, n3) || shared(b0, rx, n0, b4, client_pk, n4) || shared(b1, tx, n1, b2, server_pk, n2) || shared(b1, tx, n1, b3, server_sk, n3) || shared(b1, tx, n1, b4, client_pk, n4)) return slow(X[32], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[32], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = placeOpt(A0, p0, n0), p2 = placeOpt(A1, p1, n1), p3 = copyIn(A2, server_pk, p2, n2), p4 = copyIn(A3, server_sk, p3, n3)
@@ -682,7 +715,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep && n0 > 0) copyOut(A0, rx, p0, n0, size)
     if (keep && n1 > 0) copyOut(A1, tx, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   const functions = {}

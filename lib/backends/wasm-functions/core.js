@@ -68,7 +68,7 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch
     copyIn(A0, p, p0, n0)
     const failed = call(X[0], 1)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // crypto_core_ed25519_add: lib/symbols/core.js
@@ -79,7 +79,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(r), b1 = bufferOf(p), b2 = bufferOf(q)
       if (shared(b0, r, n0, b1, p, n1) || shared(b0, r, n0, b2, q, n2)) return slow(X[1], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[1], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, p, p1, n1)
@@ -87,7 +88,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[1], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, r, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ed25519_sub: lib/symbols/core.js
@@ -98,7 +99,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(r), b1 = bufferOf(p), b2 = bufferOf(q)
       if (shared(b0, r, n0, b1, p, n1) || shared(b0, r, n0, b2, q, n2)) return slow(X[2], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, p, p1, n1)
@@ -106,14 +108,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[2], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, r, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ed25519_random: lib/symbols/core.js
   function crypto_core_ed25519_random (p) {
     const n0 = lengthOf(p)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[3], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -121,14 +124,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[3], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, p, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ed25519_scalar_random: lib/symbols/core.js
   function crypto_core_ed25519_scalar_random (r) {
     const n0 = lengthOf(r)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[4], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[4], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -136,7 +140,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[4], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, r, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ed25519_scalar_invert: lib/symbols/core.js
@@ -147,7 +151,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(recip), b1 = bufferOf(s)
       if (shared(b0, recip, n0, b1, s, n1)) return slow(X[5], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[5], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -155,7 +160,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[5], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, recip, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ed25519_scalar_negate: lib/symbols/core.js
@@ -166,7 +171,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(neg), b1 = bufferOf(s)
       if (shared(b0, neg, n0, b1, s, n1)) return slow(X[6], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -174,7 +180,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[6], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, neg, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ed25519_scalar_complement: lib/symbols/core.js
@@ -185,7 +191,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(comp), b1 = bufferOf(s)
       if (shared(b0, comp, n0, b1, s, n1)) return slow(X[7], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -193,7 +200,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[7], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, comp, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ed25519_scalar_add: lib/symbols/core.js
@@ -204,7 +211,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(z), b1 = bufferOf(x), b2 = bufferOf(y)
       if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[8], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, x, p1, n1)
@@ -212,7 +220,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[8], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, z, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ed25519_scalar_sub: lib/symbols/core.js
@@ -223,7 +231,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(z), b1 = bufferOf(x), b2 = bufferOf(y)
       if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[9], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, x, p1, n1)
@@ -231,7 +240,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[9], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, z, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ed25519_scalar_mul: lib/symbols/core.js
@@ -242,7 +251,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(z), b1 = bufferOf(x), b2 = bufferOf(y)
       if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[10], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, x, p1, n1)
@@ -250,7 +260,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[10], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, z, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ed25519_scalar_reduce: lib/symbols/core.js
@@ -261,7 +271,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(r), b1 = bufferOf(s)
       if (shared(b0, r, n0, b1, s, n1)) return slow(X[11], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[11], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -269,7 +280,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[11], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, r, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ed25519_from_uniform: lib/symbols/core.js
@@ -280,7 +291,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(p), b1 = bufferOf(r)
       if (shared(b0, p, n0, b1, r, n1)) return slow(X[12], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[12], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -288,7 +300,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[12], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, p, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ed25519_from_hash: lib/symbols/core.js
@@ -299,7 +311,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(p), b1 = bufferOf(h)
       if (shared(b0, p, n0, b1, h, n1)) return slow(X[13], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -307,7 +320,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[13], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, p, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ristretto255_is_valid_point: lib/symbols/core.js
@@ -320,7 +333,7 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch
     copyIn(A0, p, p0, n0)
     const failed = call(X[14], 1)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // crypto_core_ristretto255_add: lib/symbols/core.js
@@ -331,7 +344,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(r), b1 = bufferOf(p), b2 = bufferOf(q)
       if (shared(b0, r, n0, b1, p, n1) || shared(b0, r, n0, b2, q, n2)) return slow(X[15], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[15], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, p, p1, n1)
@@ -339,7 +353,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[15], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, r, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ristretto255_sub: lib/symbols/core.js
@@ -350,7 +364,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(r), b1 = bufferOf(p), b2 = bufferOf(q)
       if (shared(b0, r, n0, b1, p, n1) || shared(b0, r, n0, b2, q, n2)) return slow(X[16], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[16], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, p, p1, n1)
@@ -358,14 +373,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[16], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, r, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ristretto255_random: lib/symbols/core.js
   function crypto_core_ristretto255_random (p) {
     const n0 = lengthOf(p)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[17], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[17], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -373,14 +389,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[17], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, p, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ristretto255_scalar_random: lib/symbols/core.js
   function crypto_core_ristretto255_scalar_random (r) {
     const n0 = lengthOf(r)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[18], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[18], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -388,7 +405,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[18], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, r, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ristretto255_scalar_invert: lib/symbols/core.js
@@ -399,7 +416,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(recip), b1 = bufferOf(s)
       if (shared(b0, recip, n0, b1, s, n1)) return slow(X[19], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[19], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -407,7 +425,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[19], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, recip, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ristretto255_scalar_negate: lib/symbols/core.js
@@ -418,7 +436,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(neg), b1 = bufferOf(s)
       if (shared(b0, neg, n0, b1, s, n1)) return slow(X[20], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[20], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -426,7 +445,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[20], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, neg, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ristretto255_scalar_complement: lib/symbols/core.js
@@ -437,7 +456,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(comp), b1 = bufferOf(s)
       if (shared(b0, comp, n0, b1, s, n1)) return slow(X[21], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[21], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -445,7 +465,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[21], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, comp, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ristretto255_scalar_add: lib/symbols/core.js
@@ -456,7 +476,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(z), b1 = bufferOf(x), b2 = bufferOf(y)
       if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[22], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[22], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, x, p1, n1)
@@ -464,7 +485,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[22], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, z, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ristretto255_scalar_sub: lib/symbols/core.js
@@ -475,7 +496,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(z), b1 = bufferOf(x), b2 = bufferOf(y)
       if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[23], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[23], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, x, p1, n1)
@@ -483,7 +505,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[23], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, z, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ristretto255_scalar_mul: lib/symbols/core.js
@@ -494,7 +516,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(z), b1 = bufferOf(x), b2 = bufferOf(y)
       if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[24], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[24], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, x, p1, n1)
@@ -502,7 +525,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[24], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, z, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ristretto255_scalar_reduce: lib/symbols/core.js
@@ -513,7 +536,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(r), b1 = bufferOf(s)
       if (shared(b0, r, n0, b1, s, n1)) return slow(X[25], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[25], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -521,7 +545,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[25], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, r, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_ristretto255_from_hash: lib/symbols/core.js
@@ -532,7 +556,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(p), b1 = bufferOf(r)
       if (shared(b0, p, n0, b1, r, n1)) return slow(X[26], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[26], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -540,7 +565,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[26], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, p, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_hchacha20: lib/symbols/core.js
@@ -551,7 +576,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k), b3 = n3 < 0 ? null : bufferOf(c)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2) || shared(b0, out, n0, b3, c, n3)) return slow(X[27], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[27], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1), p3 = copyIn(A2, k, p2, n2)
@@ -559,7 +585,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[27], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_hsalsa20: lib/symbols/core.js
@@ -570,7 +596,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k), b3 = n3 < 0 ? null : bufferOf(c)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2) || shared(b0, out, n0, b3, c, n3)) return slow(X[28], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[28], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1), p3 = copyIn(A2, k, p2, n2)
@@ -578,7 +605,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[28], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_salsa20: lib/symbols/core.js
@@ -589,7 +616,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k), b3 = n3 < 0 ? null : bufferOf(c)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2) || shared(b0, out, n0, b3, c, n3)) return slow(X[29], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[29], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1), p3 = copyIn(A2, k, p2, n2)
@@ -597,7 +625,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[29], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_salsa2012: lib/symbols/core.js
@@ -608,7 +636,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k), b3 = n3 < 0 ? null : bufferOf(c)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2) || shared(b0, out, n0, b3, c, n3)) return slow(X[30], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[30], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1), p3 = copyIn(A2, k, p2, n2)
@@ -616,7 +645,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[30], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_salsa208: lib/symbols/core.js
@@ -627,7 +656,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k), b3 = n3 < 0 ? null : bufferOf(c)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2) || shared(b0, out, n0, b3, c, n3)) return slow(X[31], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[31], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1), p3 = copyIn(A2, k, p2, n2)
@@ -635,21 +665,22 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[31], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_keccak1600_init: lib/symbols/core.js
   function crypto_core_keccak1600_init (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[32], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[32], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[32], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_keccak1600_xor_bytes: lib/symbols/core.js
@@ -660,7 +691,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(bytes)
       if (shared(b0, state, n0, b1, bytes, n1)) return slow(X[33], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[33], arguments)
     M.busy = true
     putNumber(A2, offset)
@@ -668,7 +700,7 @@ module.exports = function wasmFunctions (rt) {
     copyIn(A1, bytes, p1, n1)
     const failed = call(X[33], 3)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_keccak1600_extract_bytes: lib/symbols/core.js
@@ -679,7 +711,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(bytes)
       if (shared(b0, state, n0, b1, bytes, n1)) return slow(X[34], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[34], arguments)
     M.busy = true
     putNumber(A2, offset)
@@ -689,35 +722,37 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, bytes, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_keccak1600_permute_24: lib/symbols/core.js
   function crypto_core_keccak1600_permute_24 (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[35], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[35], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[35], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_core_keccak1600_permute_12: lib/symbols/core.js
   function crypto_core_keccak1600_permute_12 (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[36], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[36], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[36], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_scalarmult: lib/symbols/core.js
@@ -728,7 +763,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(q), b1 = bufferOf(n), b2 = bufferOf(p)
       if (shared(b0, q, n0, b1, n, n1) || shared(b0, q, n0, b2, p, n2)) return slow(X[37], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[37], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, n, p1, n1)
@@ -736,7 +772,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[37], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, q, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_scalarmult_base: lib/symbols/core.js
@@ -747,7 +783,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(q), b1 = bufferOf(n)
       if (shared(b0, q, n0, b1, n, n1)) return slow(X[38], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[38], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -755,7 +792,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[38], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, q, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_scalarmult_curve25519: lib/symbols/core.js
@@ -766,7 +803,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(q), b1 = bufferOf(n), b2 = bufferOf(p)
       if (shared(b0, q, n0, b1, n, n1) || shared(b0, q, n0, b2, p, n2)) return slow(X[39], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[39], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, n, p1, n1)
@@ -774,7 +812,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[39], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, q, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_scalarmult_curve25519_base: lib/symbols/core.js
@@ -785,7 +823,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(q), b1 = bufferOf(n)
       if (shared(b0, q, n0, b1, n, n1)) return slow(X[40], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[40], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -793,7 +832,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[40], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, q, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_scalarmult_ed25519: lib/symbols/core.js
@@ -804,7 +843,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(q), b1 = bufferOf(n), b2 = bufferOf(p)
       if (shared(b0, q, n0, b1, n, n1) || shared(b0, q, n0, b2, p, n2)) return slow(X[41], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[41], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, n, p1, n1)
@@ -812,7 +852,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[41], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, q, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_scalarmult_ed25519_base: lib/symbols/core.js
@@ -823,7 +863,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(q), b1 = bufferOf(n)
       if (shared(b0, q, n0, b1, n, n1)) return slow(X[42], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[42], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -831,7 +872,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[42], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, q, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_scalarmult_ed25519_noclamp: lib/symbols/core.js
@@ -842,7 +883,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(q), b1 = bufferOf(n), b2 = bufferOf(p)
       if (shared(b0, q, n0, b1, n, n1) || shared(b0, q, n0, b2, p, n2)) return slow(X[43], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[43], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, n, p1, n1)
@@ -850,7 +892,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[43], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, q, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_scalarmult_ed25519_base_noclamp: lib/symbols/core.js
@@ -861,7 +903,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(q), b1 = bufferOf(n)
       if (shared(b0, q, n0, b1, n, n1)) return slow(X[44], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[44], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -869,7 +912,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[44], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, q, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_scalarmult_ristretto255: lib/symbols/core.js
@@ -880,7 +923,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(q), b1 = bufferOf(n), b2 = bufferOf(p)
       if (shared(b0, q, n0, b1, n, n1) || shared(b0, q, n0, b2, p, n2)) return slow(X[45], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[45], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, n, p1, n1)
@@ -888,7 +932,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[45], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, q, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_scalarmult_ristretto255_base: lib/symbols/core.js
@@ -899,7 +943,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(q), b1 = bufferOf(n)
       if (shared(b0, q, n0, b1, n, n1)) return slow(X[46], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[46], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -907,7 +952,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[46], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, q, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   const functions = {}

@@ -72,7 +72,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = n2 < 0 ? null : bufferOf(key)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, key, n2)) return slow(X[0], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[0], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1)
@@ -80,14 +81,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[0], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_generichash_keygen: lib/symbols/hash.js
   function crypto_generichash_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[1], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[1], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -95,7 +97,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[1], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_generichash_init: lib/symbols/hash.js
@@ -106,7 +108,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = n1 < 0 ? null : bufferOf(key)
       if (shared(b0, state, n0, b1, key, n1)) return slow(X[2], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
     putNumber(A2, outlen)
@@ -114,7 +117,7 @@ module.exports = function wasmFunctions (rt) {
     copyInOpt(A1, key, p1, n1)
     const failed = call(X[2], 3)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_generichash_update: lib/symbols/hash.js
@@ -125,14 +128,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(in_)
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[3], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, in_, p1, n1)
     const failed = call(X[3], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_generichash_final: lib/symbols/hash.js
@@ -143,7 +147,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(out)
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[4], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[4], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
@@ -152,7 +157,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, out, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_generichash_blake2b: lib/symbols/hash.js
@@ -163,7 +168,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = n2 < 0 ? null : bufferOf(key)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, key, n2)) return slow(X[5], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[5], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1)
@@ -171,14 +177,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[5], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_generichash_blake2b_keygen: lib/symbols/hash.js
   function crypto_generichash_blake2b_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[6], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -186,7 +193,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[6], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_generichash_blake2b_init: lib/symbols/hash.js
@@ -197,7 +204,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = n1 < 0 ? null : bufferOf(key)
       if (shared(b0, state, n0, b1, key, n1)) return slow(X[7], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
     putNumber(A2, outlen)
@@ -205,7 +213,7 @@ module.exports = function wasmFunctions (rt) {
     copyInOpt(A1, key, p1, n1)
     const failed = call(X[7], 3)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_generichash_blake2b_update: lib/symbols/hash.js
@@ -216,14 +224,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(in_)
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[8], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, in_, p1, n1)
     const failed = call(X[8], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_generichash_blake2b_final: lib/symbols/hash.js
@@ -234,7 +243,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(out)
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[9], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
@@ -243,7 +253,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, out, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_generichash_blake2b_salt_personal: lib/symbols/hash.js
@@ -254,7 +264,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = n2 < 0 ? null : bufferOf(key), b3 = n3 < 0 ? null : bufferOf(salt), b4 = n4 < 0 ? null : bufferOf(personal)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, key, n2) || shared(b0, out, n0, b3, salt, n3) || shared(b0, out, n0, b4, personal, n4)) return slow(X[10], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1), p3 = copyInOpt(A2, key, p2, n2), p4 = copyInOpt(A3, salt, p3, n3)
@@ -262,7 +273,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[10], 5)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_generichash_blake2b_init_salt_personal: lib/symbols/hash.js
@@ -273,7 +284,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = n1 < 0 ? null : bufferOf(key), b3 = n3 < 0 ? null : bufferOf(salt), b4 = n4 < 0 ? null : bufferOf(personal)
       if (shared(b0, state, n0, b1, key, n1) || shared(b0, state, n0, b3, salt, n3) || shared(b0, state, n0, b4, personal, n4)) return slow(X[11], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n3) + pad(n4)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[11], arguments)
     M.busy = true
     putNumber(A2, outlen)
@@ -281,7 +293,7 @@ module.exports = function wasmFunctions (rt) {
     copyInOpt(A4, personal, p4, n4)
     const failed = call(X[11], 5)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_hash: lib/symbols/hash.js
@@ -292,7 +304,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_)
       if (shared(b0, out, n0, b1, in_, n1)) return slow(X[12], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[12], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -300,7 +313,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[12], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_hash_sha256: lib/symbols/hash.js
@@ -311,7 +324,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_)
       if (shared(b0, out, n0, b1, in_, n1)) return slow(X[13], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -319,21 +333,22 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[13], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_hash_sha256_init: lib/symbols/hash.js
   function crypto_hash_sha256_init (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[14], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[14], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[14], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_hash_sha256_update: lib/symbols/hash.js
@@ -344,14 +359,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(in_)
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[15], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[15], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, in_, p1, n1)
     const failed = call(X[15], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_hash_sha256_final: lib/symbols/hash.js
@@ -362,7 +378,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(out)
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[16], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[16], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
@@ -371,7 +388,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, out, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_hash_sha512: lib/symbols/hash.js
@@ -382,7 +399,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_)
       if (shared(b0, out, n0, b1, in_, n1)) return slow(X[17], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[17], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -390,21 +408,22 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[17], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_hash_sha512_init: lib/symbols/hash.js
   function crypto_hash_sha512_init (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[18], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[18], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[18], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_hash_sha512_update: lib/symbols/hash.js
@@ -415,14 +434,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(in_)
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[19], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[19], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, in_, p1, n1)
     const failed = call(X[19], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_hash_sha512_final: lib/symbols/hash.js
@@ -433,7 +453,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(out)
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[20], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[20], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
@@ -442,7 +463,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, out, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_hash_sha3256: lib/symbols/hash.js
@@ -453,7 +474,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_)
       if (shared(b0, out, n0, b1, in_, n1)) return slow(X[21], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[21], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -461,21 +483,22 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[21], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_hash_sha3256_init: lib/symbols/hash.js
   function crypto_hash_sha3256_init (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[22], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[22], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[22], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_hash_sha3256_update: lib/symbols/hash.js
@@ -486,14 +509,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(in_)
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[23], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[23], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, in_, p1, n1)
     const failed = call(X[23], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_hash_sha3256_final: lib/symbols/hash.js
@@ -504,7 +528,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(out)
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[24], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[24], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
@@ -513,7 +538,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, out, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_hash_sha3512: lib/symbols/hash.js
@@ -524,7 +549,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_)
       if (shared(b0, out, n0, b1, in_, n1)) return slow(X[25], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[25], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -532,21 +558,22 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[25], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_hash_sha3512_init: lib/symbols/hash.js
   function crypto_hash_sha3512_init (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[26], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[26], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[26], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_hash_sha3512_update: lib/symbols/hash.js
@@ -557,14 +584,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(in_)
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[27], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[27], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, in_, p1, n1)
     const failed = call(X[27], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_hash_sha3512_final: lib/symbols/hash.js
@@ -575,7 +603,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(out)
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[28], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[28], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
@@ -584,7 +613,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, out, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_xof_shake128: lib/symbols/hash.js
@@ -595,35 +624,38 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_)
       if (shared(b0, out, n0, b1, in_, n1)) return slow(X[29], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[29], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, out, p0, n0)
     copyIn(A1, in_, p1, n1)
     const failed = call(X[29], 2)
     copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_xof_shake128_init: lib/symbols/hash.js
   function crypto_xof_shake128_init (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[30], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[30], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[30], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_xof_shake128_init_with_domain: lib/symbols/hash.js
   function crypto_xof_shake128_init_with_domain (state, domain) {
     const n0 = lengthOf(state)
     if (n0 === 0 || typeof domain !== 'number' || arguments.length !== 2 || M.busy) return slow(X[31], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[31], arguments)
     M.busy = true
     putNumber(A1, domain)
@@ -631,7 +663,7 @@ module.exports = function wasmFunctions (rt) {
     copyIn(A0, state, p0, n0)
     const failed = call(X[31], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_xof_shake128_update: lib/symbols/hash.js
@@ -642,14 +674,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(in_)
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[32], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[32], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, in_, p1, n1)
     const failed = call(X[32], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_xof_shake128_squeeze: lib/symbols/hash.js
@@ -660,7 +693,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(out)
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[33], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[33], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
@@ -668,7 +702,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[33], 2)
     copyOut(A0, state, p0, n0, size)
     copyOut(A1, out, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_xof_shake256: lib/symbols/hash.js
@@ -679,35 +713,38 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_)
       if (shared(b0, out, n0, b1, in_, n1)) return slow(X[34], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[34], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, out, p0, n0)
     copyIn(A1, in_, p1, n1)
     const failed = call(X[34], 2)
     copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_xof_shake256_init: lib/symbols/hash.js
   function crypto_xof_shake256_init (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[35], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[35], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[35], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_xof_shake256_init_with_domain: lib/symbols/hash.js
   function crypto_xof_shake256_init_with_domain (state, domain) {
     const n0 = lengthOf(state)
     if (n0 === 0 || typeof domain !== 'number' || arguments.length !== 2 || M.busy) return slow(X[36], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[36], arguments)
     M.busy = true
     putNumber(A1, domain)
@@ -715,7 +752,7 @@ module.exports = function wasmFunctions (rt) {
     copyIn(A0, state, p0, n0)
     const failed = call(X[36], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_xof_shake256_update: lib/symbols/hash.js
@@ -726,14 +763,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(in_)
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[37], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[37], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, in_, p1, n1)
     const failed = call(X[37], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_xof_shake256_squeeze: lib/symbols/hash.js
@@ -744,7 +782,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(out)
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[38], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[38], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
@@ -752,7 +791,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[38], 2)
     copyOut(A0, state, p0, n0, size)
     copyOut(A1, out, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_xof_turboshake128: lib/symbols/hash.js
@@ -763,35 +802,38 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_)
       if (shared(b0, out, n0, b1, in_, n1)) return slow(X[39], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[39], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, out, p0, n0)
     copyIn(A1, in_, p1, n1)
     const failed = call(X[39], 2)
     copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_xof_turboshake128_init: lib/symbols/hash.js
   function crypto_xof_turboshake128_init (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[40], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[40], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[40], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_xof_turboshake128_init_with_domain: lib/symbols/hash.js
   function crypto_xof_turboshake128_init_with_domain (state, domain) {
     const n0 = lengthOf(state)
     if (n0 === 0 || typeof domain !== 'number' || arguments.length !== 2 || M.busy) return slow(X[41], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[41], arguments)
     M.busy = true
     putNumber(A1, domain)
@@ -799,7 +841,7 @@ module.exports = function wasmFunctions (rt) {
     copyIn(A0, state, p0, n0)
     const failed = call(X[41], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_xof_turboshake128_update: lib/symbols/hash.js
@@ -810,14 +852,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(in_)
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[42], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[42], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, in_, p1, n1)
     const failed = call(X[42], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_xof_turboshake128_squeeze: lib/symbols/hash.js
@@ -828,7 +871,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(out)
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[43], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[43], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
@@ -836,7 +880,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[43], 2)
     copyOut(A0, state, p0, n0, size)
     copyOut(A1, out, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_xof_turboshake256: lib/symbols/hash.js
@@ -847,35 +891,38 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_)
       if (shared(b0, out, n0, b1, in_, n1)) return slow(X[44], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[44], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, out, p0, n0)
     copyIn(A1, in_, p1, n1)
     const failed = call(X[44], 2)
     copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_xof_turboshake256_init: lib/symbols/hash.js
   function crypto_xof_turboshake256_init (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[45], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[45], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[45], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_xof_turboshake256_init_with_domain: lib/symbols/hash.js
   function crypto_xof_turboshake256_init_with_domain (state, domain) {
     const n0 = lengthOf(state)
     if (n0 === 0 || typeof domain !== 'number' || arguments.length !== 2 || M.busy) return slow(X[46], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[46], arguments)
     M.busy = true
     putNumber(A1, domain)
@@ -883,7 +930,7 @@ module.exports = function wasmFunctions (rt) {
     copyIn(A0, state, p0, n0)
     const failed = call(X[46], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_xof_turboshake256_update: lib/symbols/hash.js
@@ -894,14 +941,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(in_)
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[47], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[47], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, in_, p1, n1)
     const failed = call(X[47], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_xof_turboshake256_squeeze: lib/symbols/hash.js
@@ -912,7 +960,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(out)
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[48], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[48], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
@@ -920,7 +969,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[48], 2)
     copyOut(A0, state, p0, n0, size)
     copyOut(A1, out, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_shorthash: lib/symbols/hash.js
@@ -931,7 +980,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[49], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[49], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1)
@@ -939,7 +989,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[49], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_shorthash_siphash24: lib/symbols/hash.js
@@ -950,7 +1000,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[50], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[50], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1)
@@ -958,7 +1009,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[50], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_shorthash_siphashx24: lib/symbols/hash.js
@@ -969,7 +1020,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[51], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[51], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1)
@@ -977,14 +1029,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[51], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_shorthash_keygen: lib/symbols/hash.js
   function crypto_shorthash_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[52], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[52], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -992,7 +1045,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[52], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   const functions = {}

@@ -29,7 +29,8 @@ module.exports = function wasmFunctions (rt) {
   function crypto_ipcrypt_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[0], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[0], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -37,7 +38,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[0], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_ipcrypt_encrypt: lib/symbols/ipcrypt.js
@@ -48,7 +49,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[1], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[1], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1)
@@ -56,7 +58,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[1], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_ipcrypt_decrypt: lib/symbols/ipcrypt.js
@@ -67,7 +69,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[2], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1)
@@ -75,14 +78,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[2], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_ipcrypt_nd_keygen: lib/symbols/ipcrypt.js
   function crypto_ipcrypt_nd_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[3], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -90,7 +94,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[3], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_ipcrypt_nd_encrypt: lib/symbols/ipcrypt.js
@@ -101,7 +105,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(t), b3 = bufferOf(k)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, t, n2) || shared(b0, out, n0, b3, k, n3)) return slow(X[4], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[4], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1), p3 = copyIn(A2, t, p2, n2)
@@ -109,7 +114,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[4], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_ipcrypt_nd_decrypt: lib/symbols/ipcrypt.js
@@ -120,7 +125,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[5], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[5], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1)
@@ -128,14 +134,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[5], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_ipcrypt_ndx_keygen: lib/symbols/ipcrypt.js
   function crypto_ipcrypt_ndx_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[6], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -143,7 +150,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[6], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_ipcrypt_ndx_encrypt: lib/symbols/ipcrypt.js
@@ -154,7 +161,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(t), b3 = bufferOf(k)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, t, n2) || shared(b0, out, n0, b3, k, n3)) return slow(X[7], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1), p3 = copyIn(A2, t, p2, n2)
@@ -162,7 +170,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[7], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_ipcrypt_ndx_decrypt: lib/symbols/ipcrypt.js
@@ -173,7 +181,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[8], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1)
@@ -181,14 +190,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[8], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_ipcrypt_pfx_keygen: lib/symbols/ipcrypt.js
   function crypto_ipcrypt_pfx_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[9], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -196,7 +206,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[9], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_ipcrypt_pfx_encrypt: lib/symbols/ipcrypt.js
@@ -207,7 +217,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[10], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1)
@@ -215,7 +226,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[10], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_ipcrypt_pfx_decrypt: lib/symbols/ipcrypt.js
@@ -226,7 +237,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(in_), b2 = bufferOf(k)
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[11], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[11], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, in_, p1, n1)
@@ -234,7 +246,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[11], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // sodium_ip2bin: lib/symbols/ipcrypt.js
@@ -245,7 +257,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(bin), b1 = bufferOf(ip)
       if (shared(b0, bin, n0, b1, ip, n1)) return slow(X[12], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[12], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -253,7 +266,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[12], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, bin, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // sodium_bin2ip: lib/symbols/ipcrypt.js
@@ -264,14 +277,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(ip), b1 = bufferOf(bin)
       if (shared(b0, ip, n0, b1, bin, n1)) return slow(X[13], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, ip, p0, n0)
     copyIn(A1, bin, p1, n1)
     const failed = call(X[13], 2)
     copyOut(A0, ip, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   const functions = {}

@@ -38,7 +38,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(subkey), b2 = bufferOf(ctx), b3 = bufferOf(key)
       if (shared(b0, subkey, n0, b2, ctx, n2) || shared(b0, subkey, n0, b3, key, n3)) return slow(X[0], arguments)
     }
-    const size = pad(n0) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[0], arguments)
     M.busy = true
     putNumber(A1, subkey_id)
@@ -47,14 +48,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[0], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, subkey, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kdf_keygen: lib/symbols/kdf.js
   function crypto_kdf_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[1], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[1], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -62,7 +64,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[1], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kdf_blake2b_derive_from_key: lib/symbols/kdf.js
@@ -73,7 +75,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(subkey), b2 = bufferOf(ctx), b3 = bufferOf(key)
       if (shared(b0, subkey, n0, b2, ctx, n2) || shared(b0, subkey, n0, b3, key, n3)) return slow(X[2], arguments)
     }
-    const size = pad(n0) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
     putNumber(A1, subkey_id)
@@ -82,7 +85,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[2], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, subkey, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kdf_hkdf_sha256_extract: lib/symbols/kdf.js
@@ -93,7 +96,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(prk), b1 = n1 < 0 ? null : bufferOf(salt), b2 = bufferOf(ikm)
       if (shared(b0, prk, n0, b1, salt, n1) || shared(b0, prk, n0, b2, ikm, n2)) return slow(X[3], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyInOpt(A1, salt, p1, n1)
@@ -101,7 +105,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[3], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, prk, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kdf_hkdf_sha256_expand: lib/symbols/kdf.js
@@ -112,7 +116,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = n1 < 0 ? null : bufferOf(ctx), b2 = bufferOf(prk)
       if (shared(b0, out, n0, b1, ctx, n1) || shared(b0, out, n0, b2, prk, n2)) return slow(X[4], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[4], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyInOpt(A1, ctx, p1, n1)
@@ -120,14 +125,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[4], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kdf_hkdf_sha256_keygen: lib/symbols/kdf.js
   function crypto_kdf_hkdf_sha256_keygen (prk) {
     const n0 = lengthOf(prk)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[5], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[5], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -135,7 +141,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[5], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, prk, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kdf_hkdf_sha256_extract_init: lib/symbols/kdf.js
@@ -146,14 +152,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = n1 < 0 ? null : bufferOf(salt)
       if (shared(b0, state, n0, b1, salt, n1)) return slow(X[6], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyInOpt(A1, salt, p1, n1)
     const failed = call(X[6], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kdf_hkdf_sha256_extract_update: lib/symbols/kdf.js
@@ -164,14 +171,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(ikm)
       if (shared(b0, state, n0, b1, ikm, n1)) return slow(X[7], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, ikm, p1, n1)
     const failed = call(X[7], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kdf_hkdf_sha256_extract_final: lib/symbols/kdf.js
@@ -182,7 +190,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(prk)
       if (shared(b0, state, n0, b1, prk, n1)) return slow(X[8], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
@@ -191,7 +200,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, prk, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kdf_hkdf_sha512_extract: lib/symbols/kdf.js
@@ -202,7 +211,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(prk), b1 = n1 < 0 ? null : bufferOf(salt), b2 = bufferOf(ikm)
       if (shared(b0, prk, n0, b1, salt, n1) || shared(b0, prk, n0, b2, ikm, n2)) return slow(X[9], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyInOpt(A1, salt, p1, n1)
@@ -210,7 +220,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[9], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, prk, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kdf_hkdf_sha512_expand: lib/symbols/kdf.js
@@ -221,7 +231,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = n1 < 0 ? null : bufferOf(ctx), b2 = bufferOf(prk)
       if (shared(b0, out, n0, b1, ctx, n1) || shared(b0, out, n0, b2, prk, n2)) return slow(X[10], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyInOpt(A1, ctx, p1, n1)
@@ -229,14 +240,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[10], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kdf_hkdf_sha512_keygen: lib/symbols/kdf.js
   function crypto_kdf_hkdf_sha512_keygen (prk) {
     const n0 = lengthOf(prk)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[11], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[11], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -244,7 +256,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[11], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, prk, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kdf_hkdf_sha512_extract_init: lib/symbols/kdf.js
@@ -255,14 +267,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = n1 < 0 ? null : bufferOf(salt)
       if (shared(b0, state, n0, b1, salt, n1)) return slow(X[12], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[12], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyInOpt(A1, salt, p1, n1)
     const failed = call(X[12], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kdf_hkdf_sha512_extract_update: lib/symbols/kdf.js
@@ -273,14 +286,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(ikm)
       if (shared(b0, state, n0, b1, ikm, n1)) return slow(X[13], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, ikm, p1, n1)
     const failed = call(X[13], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kdf_hkdf_sha512_extract_final: lib/symbols/kdf.js
@@ -291,7 +305,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(prk)
       if (shared(b0, state, n0, b1, prk, n1)) return slow(X[14], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[14], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
@@ -300,7 +315,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, prk, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // extension_pbkdf2_sha512: lib/symbols/kdf.js
@@ -311,7 +326,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(passwd), b2 = bufferOf(salt)
       if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[15], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[15], arguments)
     M.busy = true
     putNumber(A3, iter)
@@ -320,7 +336,7 @@ module.exports = function wasmFunctions (rt) {
     copyIn(A2, salt, p2, n2)
     const failed = call(X[15], 5)
     copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // extension_pbkdf2_sha512_async: lib/symbols/kdf.js
@@ -336,7 +352,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(passwd), b2 = bufferOf(salt)
       if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[17], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[17], arguments)
     M.busy = true
     putNumber(A3, iter)
@@ -345,7 +362,7 @@ module.exports = function wasmFunctions (rt) {
     copyIn(A2, salt, p2, n2)
     const failed = call(X[17], 5)
     copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // extension_pbkdf2_sha256_async: lib/symbols/kdf.js

@@ -33,7 +33,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(pk), b1 = bufferOf(sk)
       if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[0], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[0], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -42,7 +43,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, pk, p0, n0, size)
     if (keep) copyOut(A1, sk, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kem_seed_keypair: lib/symbols/kem.js
@@ -53,7 +54,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
       if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[1], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[1], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1)
@@ -62,7 +64,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, pk, p0, n0, size)
     if (keep) copyOut(A1, sk, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kem_enc: lib/symbols/kem.js
@@ -73,7 +75,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(ct), b1 = bufferOf(ss), b2 = bufferOf(pk)
       if (shared(b0, ct, n0, b1, ss, n1) || shared(b0, ct, n0, b2, pk, n2) || shared(b1, ss, n1, b2, pk, n2)) return slow(X[2], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1)
@@ -82,7 +85,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, ct, p0, n0, size)
     if (keep) copyOut(A1, ss, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kem_dec: lib/symbols/kem.js
@@ -93,7 +96,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(ss), b1 = bufferOf(ct), b2 = bufferOf(sk)
       if (shared(b0, ss, n0, b1, ct, n1) || shared(b0, ss, n0, b2, sk, n2)) return slow(X[3], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, ct, p1, n1)
@@ -101,7 +105,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[3], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, ss, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kem_xwing_keypair: lib/symbols/kem.js
@@ -112,7 +116,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(pk), b1 = bufferOf(sk)
       if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[4], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[4], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -121,7 +126,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, pk, p0, n0, size)
     if (keep) copyOut(A1, sk, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kem_xwing_seed_keypair: lib/symbols/kem.js
@@ -132,7 +137,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
       if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[5], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[5], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1)
@@ -141,7 +147,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, pk, p0, n0, size)
     if (keep) copyOut(A1, sk, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kem_xwing_enc: lib/symbols/kem.js
@@ -152,7 +158,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(ct), b1 = bufferOf(ss), b2 = bufferOf(pk)
       if (shared(b0, ct, n0, b1, ss, n1) || shared(b0, ct, n0, b2, pk, n2) || shared(b1, ss, n1, b2, pk, n2)) return slow(X[6], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1)
@@ -161,7 +168,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, ct, p0, n0, size)
     if (keep) copyOut(A1, ss, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kem_xwing_dec: lib/symbols/kem.js
@@ -172,7 +179,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(ss), b1 = bufferOf(ct), b2 = bufferOf(sk)
       if (shared(b0, ss, n0, b1, ct, n1) || shared(b0, ss, n0, b2, sk, n2)) return slow(X[7], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, ct, p1, n1)
@@ -180,7 +188,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[7], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, ss, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kem_xwing_enc_deterministic: lib/symbols/kem.js
@@ -191,7 +199,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(ct), b1 = bufferOf(ss), b2 = bufferOf(pk), b3 = bufferOf(seed)
       if (shared(b0, ct, n0, b1, ss, n1) || shared(b0, ct, n0, b2, pk, n2) || shared(b0, ct, n0, b3, seed, n3) || shared(b1, ss, n1, b2, pk, n2) || shared(b1, ss, n1, b3, seed, n3)) return slow(X[8], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1), p3 = copyIn(A2, pk, p2, n2)
@@ -200,7 +209,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, ct, p0, n0, size)
     if (keep) copyOut(A1, ss, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kem_mlkem768_keypair: lib/symbols/kem.js
@@ -211,7 +220,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(pk), b1 = bufferOf(sk)
       if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[9], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -220,7 +230,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, pk, p0, n0, size)
     if (keep) copyOut(A1, sk, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kem_mlkem768_seed_keypair: lib/symbols/kem.js
@@ -231,7 +241,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
       if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[10], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1)
@@ -240,7 +251,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, pk, p0, n0, size)
     if (keep) copyOut(A1, sk, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kem_mlkem768_enc: lib/symbols/kem.js
@@ -251,7 +262,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(ct), b1 = bufferOf(ss), b2 = bufferOf(pk)
       if (shared(b0, ct, n0, b1, ss, n1) || shared(b0, ct, n0, b2, pk, n2) || shared(b1, ss, n1, b2, pk, n2)) return slow(X[11], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[11], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1)
@@ -260,7 +272,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, ct, p0, n0, size)
     if (keep) copyOut(A1, ss, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kem_mlkem768_dec: lib/symbols/kem.js
@@ -271,7 +283,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(ss), b1 = bufferOf(ct), b2 = bufferOf(sk)
       if (shared(b0, ss, n0, b1, ct, n1) || shared(b0, ss, n0, b2, sk, n2)) return slow(X[12], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[12], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, ct, p1, n1)
@@ -279,7 +292,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[12], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, ss, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_kem_mlkem768_enc_deterministic: lib/symbols/kem.js
@@ -290,7 +303,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(ct), b1 = bufferOf(ss), b2 = bufferOf(pk), b3 = bufferOf(seed)
       if (shared(b0, ct, n0, b1, ss, n1) || shared(b0, ct, n0, b2, pk, n2) || shared(b0, ct, n0, b3, seed, n3) || shared(b1, ss, n1, b2, pk, n2) || shared(b1, ss, n1, b3, seed, n3)) return slow(X[13], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1), p3 = copyIn(A2, pk, p2, n2)
@@ -299,7 +313,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, ct, p0, n0, size)
     if (keep) copyOut(A1, ss, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   const functions = {}

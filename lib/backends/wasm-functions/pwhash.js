@@ -43,7 +43,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(passwd), b2 = bufferOf(salt)
       if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[0], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[0], arguments)
     M.busy = true
     putNumber(A3, opslimit)
@@ -53,7 +54,7 @@ module.exports = function wasmFunctions (rt) {
     copyIn(A2, salt, p2, n2)
     const failed = call(X[0], 6)
     copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_pwhash_str: lib/symbols/pwhash.js
@@ -64,7 +65,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(passwd)
       if (shared(b0, out, n0, b1, passwd, n1)) return slow(X[1], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[1], arguments)
     M.busy = true
     putNumber(A2, opslimit)
@@ -74,7 +76,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[1], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_pwhash_str_verify: lib/symbols/pwhash.js
@@ -87,7 +89,7 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch, p1 = copyIn(A0, str, p0, n0)
     copyIn(A1, passwd, p1, n1)
     const failed = call(X[2], 2)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // crypto_pwhash_str_needs_rehash: lib/symbols/pwhash.js
@@ -102,7 +104,7 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch
     copyIn(A0, str, p0, n0)
     const failed = call(X[3], 3)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // crypto_pwhash_str_alg: lib/symbols/pwhash.js
@@ -113,7 +115,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(passwd)
       if (shared(b0, out, n0, b1, passwd, n1)) return slow(X[4], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[4], arguments)
     M.busy = true
     putNumber(A2, opslimit)
@@ -124,7 +127,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[4], 5)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_pwhash_argon2i: lib/symbols/pwhash.js
@@ -135,7 +138,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(passwd), b2 = bufferOf(salt)
       if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[5], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[5], arguments)
     M.busy = true
     putNumber(A3, opslimit)
@@ -145,7 +149,7 @@ module.exports = function wasmFunctions (rt) {
     copyIn(A2, salt, p2, n2)
     const failed = call(X[5], 6)
     copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_pwhash_argon2i_str: lib/symbols/pwhash.js
@@ -156,7 +160,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(passwd)
       if (shared(b0, out, n0, b1, passwd, n1)) return slow(X[6], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
     putNumber(A2, opslimit)
@@ -166,7 +171,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[6], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_pwhash_argon2i_str_verify: lib/symbols/pwhash.js
@@ -179,7 +184,7 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch, p1 = copyIn(A0, str, p0, n0)
     copyIn(A1, passwd, p1, n1)
     const failed = call(X[7], 2)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // crypto_pwhash_argon2i_str_needs_rehash: lib/symbols/pwhash.js
@@ -194,7 +199,7 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch
     copyIn(A0, str, p0, n0)
     const failed = call(X[8], 3)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // crypto_pwhash_argon2id: lib/symbols/pwhash.js
@@ -205,7 +210,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(passwd), b2 = bufferOf(salt)
       if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[9], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
     putNumber(A3, opslimit)
@@ -215,7 +221,7 @@ module.exports = function wasmFunctions (rt) {
     copyIn(A2, salt, p2, n2)
     const failed = call(X[9], 6)
     copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_pwhash_argon2id_str: lib/symbols/pwhash.js
@@ -226,7 +232,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(passwd)
       if (shared(b0, out, n0, b1, passwd, n1)) return slow(X[10], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
     putNumber(A2, opslimit)
@@ -236,7 +243,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[10], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_pwhash_argon2id_str_verify: lib/symbols/pwhash.js
@@ -249,7 +256,7 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch, p1 = copyIn(A0, str, p0, n0)
     copyIn(A1, passwd, p1, n1)
     const failed = call(X[11], 2)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // crypto_pwhash_argon2id_str_needs_rehash: lib/symbols/pwhash.js
@@ -264,7 +271,7 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch
     copyIn(A0, str, p0, n0)
     const failed = call(X[12], 3)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // crypto_pwhash_scryptsalsa208sha256: lib/symbols/pwhash.js
@@ -275,7 +282,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(passwd), b2 = bufferOf(salt)
       if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[13], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true
     putNumber(A3, opslimit)
@@ -284,7 +292,7 @@ module.exports = function wasmFunctions (rt) {
     copyIn(A2, salt, p2, n2)
     const failed = call(X[13], 5)
     copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_pwhash_scryptsalsa208sha256_str: lib/symbols/pwhash.js
@@ -295,7 +303,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(out), b1 = bufferOf(passwd)
       if (shared(b0, out, n0, b1, passwd, n1)) return slow(X[14], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[14], arguments)
     M.busy = true
     putNumber(A2, opslimit)
@@ -305,7 +314,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[14], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, out, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_pwhash_scryptsalsa208sha256_str_verify: lib/symbols/pwhash.js
@@ -318,7 +327,7 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch, p1 = copyIn(A0, str, p0, n0)
     copyIn(A1, passwd, p1, n1)
     const failed = call(X[15], 2)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // crypto_pwhash_scryptsalsa208sha256_str_needs_rehash: lib/symbols/pwhash.js
@@ -333,7 +342,7 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch
     copyIn(A0, str, p0, n0)
     const failed = call(X[16], 3)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // crypto_pwhash_scryptsalsa208sha256_ll: lib/symbols/pwhash.js
@@ -344,7 +353,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(buf), b1 = bufferOf(passwd), b2 = bufferOf(salt)
       if (shared(b0, buf, n0, b1, passwd, n1) || shared(b0, buf, n0, b2, salt, n2)) return slow(X[17], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[17], arguments)
     M.busy = true
     putNumber(A3, N)
@@ -354,7 +364,7 @@ module.exports = function wasmFunctions (rt) {
     copyIn(A2, salt, p2, n2)
     const failed = call(X[17], 6)
     copyOut(A0, buf, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_pwhash_async: lib/symbols/pwhash.js

@@ -39,7 +39,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[0], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[0], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1), p3 = copyIn(A2, n, p2, n2)
@@ -47,7 +48,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[0], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_secretbox_open_easy: lib/symbols/secretbox.js
@@ -58,7 +59,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(k)
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[1], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[1], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, c, p1, n1), p3 = copyIn(A2, n, p2, n2)
@@ -66,7 +68,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[1], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_secretbox_detached: lib/symbols/secretbox.js
@@ -77,7 +79,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = bufferOf(n), b4 = bufferOf(k)
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, k, n4) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, k, n4)) return slow(X[2], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1), p3 = copyIn(A2, m, p2, n2), p4 = copyIn(A3, n, p3, n3)
@@ -86,7 +89,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
     if (keep) copyOut(A1, mac, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_secretbox_open_detached: lib/symbols/secretbox.js
@@ -97,7 +100,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(mac), b3 = bufferOf(n), b4 = bufferOf(k)
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, k, n4)) return slow(X[3], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, c, p1, n1), p3 = copyIn(A2, mac, p2, n2), p4 = copyIn(A3, n, p3, n3)
@@ -105,7 +109,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[3], 5)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_secretbox: lib/symbols/secretbox.js
@@ -116,7 +120,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[4], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[4], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1), p3 = copyIn(A2, n, p2, n2)
@@ -124,7 +129,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[4], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_secretbox_open: lib/symbols/secretbox.js
@@ -135,7 +140,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(k)
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[5], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[5], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, c, p1, n1), p3 = copyIn(A2, n, p2, n2)
@@ -143,14 +149,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[5], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_secretbox_keygen: lib/symbols/secretbox.js
   function crypto_secretbox_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[6], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -158,7 +165,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[6], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_secretbox_xsalsa20poly1305: lib/symbols/secretbox.js
@@ -169,7 +176,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[7], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1), p3 = copyIn(A2, n, p2, n2)
@@ -177,7 +185,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[7], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_secretbox_xsalsa20poly1305_open: lib/symbols/secretbox.js
@@ -188,7 +196,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(k)
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[8], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, c, p1, n1), p3 = copyIn(A2, n, p2, n2)
@@ -196,14 +205,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[8], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_secretbox_xsalsa20poly1305_keygen: lib/symbols/secretbox.js
   function crypto_secretbox_xsalsa20poly1305_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[9], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -211,7 +221,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[9], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_secretbox_xchacha20poly1305_easy: lib/symbols/secretbox.js
@@ -222,7 +232,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[10], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1), p3 = copyIn(A2, n, p2, n2)
@@ -230,7 +241,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[10], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_secretbox_xchacha20poly1305_open_easy: lib/symbols/secretbox.js
@@ -241,7 +252,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(n), b3 = bufferOf(k)
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[11], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[11], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, c, p1, n1), p3 = copyIn(A2, n, p2, n2)
@@ -249,7 +261,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[11], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_secretbox_xchacha20poly1305_detached: lib/symbols/secretbox.js
@@ -260,7 +272,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(mac), b2 = bufferOf(m), b3 = bufferOf(n), b4 = bufferOf(k)
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, k, n4) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, k, n4)) return slow(X[12], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[12], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1), p3 = copyIn(A2, m, p2, n2), p4 = copyIn(A3, n, p3, n3)
@@ -269,7 +282,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
     if (keep) copyOut(A1, mac, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_secretbox_xchacha20poly1305_open_detached: lib/symbols/secretbox.js
@@ -280,7 +293,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b1 = bufferOf(c), b2 = bufferOf(mac), b3 = bufferOf(n), b4 = bufferOf(k)
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, k, n4)) return slow(X[13], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, c, p1, n1), p3 = copyIn(A2, mac, p2, n2), p4 = copyIn(A3, n, p3, n3)
@@ -288,14 +302,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[13], 5)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_secretstream_xchacha20poly1305_keygen: lib/symbols/secretbox.js
   function crypto_secretstream_xchacha20poly1305_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[14], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[14], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -303,7 +318,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[14], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_secretstream_xchacha20poly1305_init_push: lib/symbols/secretbox.js
@@ -314,7 +329,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(header), b2 = bufferOf(k)
       if (shared(b0, state, n0, b1, header, n1) || shared(b0, state, n0, b2, k, n2) || shared(b1, header, n1, b2, k, n2)) return slow(X[15], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[15], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = place(A1, p1, n1)
@@ -323,7 +339,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, header, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_secretstream_xchacha20poly1305_init_pull: lib/symbols/secretbox.js
@@ -334,14 +350,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(header), b2 = bufferOf(k)
       if (shared(b0, state, n0, b1, header, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[16], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[16], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = copyIn(A1, header, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[16], 3)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_secretstream_xchacha20poly1305_push: lib/symbols/secretbox.js
@@ -352,7 +369,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m), b3 = n3 < 0 ? null : bufferOf(ad)
       if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b0, state, n0, b3, ad, n3) || shared(b1, c, n1, b2, m, n2) || shared(b1, c, n1, b3, ad, n3)) return slow(X[17], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[17], arguments)
     M.busy = true
     putNumber(A4, tag)
@@ -362,7 +380,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, c, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_secretstream_xchacha20poly1305_pull: lib/symbols/secretbox.js
@@ -373,7 +391,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(m), b2 = bufferOf(tag), b3 = bufferOf(c), b4 = n4 < 0 ? null : bufferOf(ad)
       if (shared(b0, state, n0, b1, m, n1) || shared(b0, state, n0, b2, tag, n2) || shared(b0, state, n0, b3, c, n3) || shared(b0, state, n0, b4, ad, n4) || shared(b1, m, n1, b2, tag, n2) || shared(b1, m, n1, b3, c, n3) || shared(b1, m, n1, b4, ad, n4) || shared(b2, tag, n2, b3, c, n3) || shared(b2, tag, n2, b4, ad, n4)) return slow(X[18], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3) + pad(n4)
+    const outputs = pad(n0) + pad(n1) + pad(n2)
+    const size = outputs + pad(n3) + pad(n4)
     if (size > M.size) return slow(X[18], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = place(A1, p1, n1), p3 = place(A2, p2, n2), p4 = copyIn(A3, c, p3, n3)
@@ -383,21 +402,22 @@ module.exports = function wasmFunctions (rt) {
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, m, p1, n1, size)
     if (keep) copyOut(A2, tag, p2, n2, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_secretstream_xchacha20poly1305_rekey: lib/symbols/secretbox.js
   function crypto_secretstream_xchacha20poly1305_rekey (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[19], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[19], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[19], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   const functions = {}

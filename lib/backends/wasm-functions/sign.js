@@ -52,7 +52,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(pk), b1 = bufferOf(sk)
       if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[0], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[0], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -61,7 +62,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, pk, p0, n0, size)
     if (keep) copyOut(A1, sk, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_sign_seed_keypair: lib/symbols/sign.js
@@ -72,7 +73,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
       if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[1], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[1], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1)
@@ -81,7 +83,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, pk, p0, n0, size)
     if (keep) copyOut(A1, sk, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_sign: lib/symbols/sign.js
@@ -92,7 +94,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(sm), b1 = bufferOf(m), b2 = bufferOf(sk)
       if (shared(b0, sm, n0, b1, m, n1) || shared(b0, sm, n0, b2, sk, n2)) return slow(X[2], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1)
@@ -100,7 +103,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[2], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, sm, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_sign_open: lib/symbols/sign.js
@@ -111,7 +114,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b1 = bufferOf(sm), b2 = bufferOf(pk)
       if (shared(b0, m, n0, b1, sm, n1) || shared(b0, m, n0, b2, pk, n2)) return slow(X[3], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, sm, p1, n1)
@@ -119,7 +123,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[3], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_sign_detached: lib/symbols/sign.js
@@ -130,7 +134,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(sig), b1 = bufferOf(m), b2 = bufferOf(sk)
       if (shared(b0, sig, n0, b1, m, n1) || shared(b0, sig, n0, b2, sk, n2)) return slow(X[4], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[4], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1)
@@ -138,7 +143,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[4], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, sig, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_sign_verify_detached: lib/symbols/sign.js
@@ -151,7 +156,7 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch, p1 = copyIn(A0, sig, p0, n0), p2 = copyIn(A1, m, p1, n1)
     copyIn(A2, pk, p2, n2)
     const failed = call(X[5], 3)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // crypto_sign_ed25519_keypair: lib/symbols/sign.js
@@ -162,7 +167,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(pk), b1 = bufferOf(sk)
       if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[6], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -171,7 +177,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, pk, p0, n0, size)
     if (keep) copyOut(A1, sk, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_sign_ed25519_seed_keypair: lib/symbols/sign.js
@@ -182,7 +188,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(pk), b1 = bufferOf(sk), b2 = bufferOf(seed)
       if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[7], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1)
@@ -191,7 +198,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, pk, p0, n0, size)
     if (keep) copyOut(A1, sk, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_sign_ed25519: lib/symbols/sign.js
@@ -202,7 +209,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(sm), b1 = bufferOf(m), b2 = bufferOf(sk)
       if (shared(b0, sm, n0, b1, m, n1) || shared(b0, sm, n0, b2, sk, n2)) return slow(X[8], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1)
@@ -210,7 +218,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[8], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, sm, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_sign_ed25519_open: lib/symbols/sign.js
@@ -221,7 +229,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(m), b1 = bufferOf(sm), b2 = bufferOf(pk)
       if (shared(b0, m, n0, b1, sm, n1) || shared(b0, m, n0, b2, pk, n2)) return slow(X[9], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, sm, p1, n1)
@@ -229,7 +238,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[9], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, m, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_sign_ed25519_detached: lib/symbols/sign.js
@@ -240,7 +249,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(sig), b1 = bufferOf(m), b2 = bufferOf(sk)
       if (shared(b0, sig, n0, b1, m, n1) || shared(b0, sig, n0, b2, sk, n2)) return slow(X[10], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1)
@@ -248,7 +258,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[10], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, sig, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_sign_ed25519_verify_detached: lib/symbols/sign.js
@@ -261,7 +271,7 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch, p1 = copyIn(A0, sig, p0, n0), p2 = copyIn(A1, m, p1, n1)
     copyIn(A2, pk, p2, n2)
     const failed = call(X[11], 3)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // crypto_sign_ed25519_sk_to_pk: lib/symbols/sign.js
@@ -272,7 +282,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(pk), b1 = bufferOf(sk)
       if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[12], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[12], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -280,7 +291,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[12], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, pk, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_sign_ed25519_sk_to_seed: lib/symbols/sign.js
@@ -291,7 +302,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(seed), b1 = bufferOf(sk)
       if (shared(b0, seed, n0, b1, sk, n1)) return slow(X[13], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -299,7 +311,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[13], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, seed, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_sign_ed25519_pk_to_curve25519: lib/symbols/sign.js
@@ -310,7 +322,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(x25519pk), b1 = bufferOf(ed25519pk)
       if (shared(b0, x25519pk, n0, b1, ed25519pk, n1)) return slow(X[14], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[14], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -318,7 +331,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[14], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, x25519pk, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_sign_ed25519_sk_to_curve25519: lib/symbols/sign.js
@@ -329,7 +342,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(x25519sk), b1 = bufferOf(ed25519sk)
       if (shared(b0, x25519sk, n0, b1, ed25519sk, n1)) return slow(X[15], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[15], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -337,21 +351,22 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[15], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, x25519sk, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_sign_init: lib/symbols/sign.js
   function crypto_sign_init (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[16], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[16], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[16], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_sign_update: lib/symbols/sign.js
@@ -362,14 +377,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(m)
       if (shared(b0, state, n0, b1, m, n1)) return slow(X[17], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[17], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, m, p1, n1)
     const failed = call(X[17], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_sign_final_create: lib/symbols/sign.js
@@ -380,7 +396,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(sig), b2 = bufferOf(sk)
       if (shared(b0, state, n0, b1, sig, n1) || shared(b0, state, n0, b2, sk, n2) || shared(b1, sig, n1, b2, sk, n2)) return slow(X[18], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[18], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = place(A1, p1, n1)
@@ -389,7 +406,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, sig, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_sign_final_verify: lib/symbols/sign.js
@@ -400,28 +417,30 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(sig), b2 = bufferOf(pk)
       if (shared(b0, state, n0, b1, sig, n1) || shared(b0, state, n0, b2, pk, n2)) return slow(X[19], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[19], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = copyIn(A1, sig, p1, n1)
     copyIn(A2, pk, p2, n2)
     const failed = call(X[19], 3)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_sign_ed25519ph_init: lib/symbols/sign.js
   function crypto_sign_ed25519ph_init (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[20], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[20], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[20], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_sign_ed25519ph_update: lib/symbols/sign.js
@@ -432,14 +451,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(m)
       if (shared(b0, state, n0, b1, m, n1)) return slow(X[21], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[21], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0)
     copyIn(A1, m, p1, n1)
     const failed = call(X[21], 2)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_sign_ed25519ph_final_create: lib/symbols/sign.js
@@ -450,7 +470,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(sig), b2 = bufferOf(sk)
       if (shared(b0, state, n0, b1, sig, n1) || shared(b0, state, n0, b2, sk, n2) || shared(b1, sig, n1, b2, sk, n2)) return slow(X[22], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[22], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = place(A1, p1, n1)
@@ -459,7 +480,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, sig, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_sign_ed25519ph_final_verify: lib/symbols/sign.js
@@ -470,14 +491,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(sig), b2 = bufferOf(pk)
       if (shared(b0, state, n0, b1, sig, n1) || shared(b0, state, n0, b2, pk, n2)) return slow(X[23], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[23], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = copyIn(A1, sig, p1, n1)
     copyIn(A2, pk, p2, n2)
     const failed = call(X[23], 3)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // extension_tweak_ed25519_base: lib/symbols/sign.js
@@ -488,7 +510,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(n), b1 = bufferOf(p), b2 = bufferOf(ns)
       if (shared(b0, n, n0, b1, p, n1) || shared(b0, n, n0, b2, ns, n2) || shared(b1, p, n1, b2, ns, n2)) return slow(X[24], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[24], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1)
@@ -497,7 +520,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, n, p0, n0, size)
     if (keep) copyOut(A1, p, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // extension_tweak_ed25519_sk_to_scalar: lib/symbols/sign.js
@@ -508,7 +531,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(n), b1 = bufferOf(sk)
       if (shared(b0, n, n0, b1, sk, n1)) return slow(X[25], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[25], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -516,7 +540,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[25], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, n, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // extension_tweak_ed25519_scalar: lib/symbols/sign.js
@@ -527,7 +551,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(scalarOut), b1 = bufferOf(scalar), b2 = bufferOf(ns)
       if (shared(b0, scalarOut, n0, b1, scalar, n1) || shared(b0, scalarOut, n0, b2, ns, n2)) return slow(X[26], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[26], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, scalar, p1, n1)
@@ -535,7 +560,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[26], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, scalarOut, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // extension_tweak_ed25519_pk: lib/symbols/sign.js
@@ -546,7 +571,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(tpk), b1 = bufferOf(pk), b2 = bufferOf(ns)
       if (shared(b0, tpk, n0, b1, pk, n1) || shared(b0, tpk, n0, b2, ns, n2)) return slow(X[27], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[27], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, pk, p1, n1)
@@ -554,7 +580,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[27], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, tpk, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // extension_tweak_ed25519_keypair: lib/symbols/sign.js
@@ -565,7 +591,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(pk), b1 = bufferOf(scalarOut), b2 = bufferOf(scalarIn), b3 = bufferOf(ns)
       if (shared(b0, pk, n0, b1, scalarOut, n1) || shared(b0, pk, n0, b2, scalarIn, n2) || shared(b0, pk, n0, b3, ns, n3) || shared(b1, scalarOut, n1, b2, scalarIn, n2) || shared(b1, scalarOut, n1, b3, ns, n3)) return slow(X[28], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[28], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1), p3 = copyIn(A2, scalarIn, p2, n2)
@@ -574,7 +601,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, pk, p0, n0, size)
     if (keep) copyOut(A1, scalarOut, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // extension_tweak_ed25519_scalar_add: lib/symbols/sign.js
@@ -585,7 +612,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(scalarOut), b1 = bufferOf(scalar), b2 = bufferOf(n)
       if (shared(b0, scalarOut, n0, b1, scalar, n1) || shared(b0, scalarOut, n0, b2, n, n2)) return slow(X[29], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[29], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, scalar, p1, n1)
@@ -593,7 +621,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[29], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, scalarOut, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // extension_tweak_ed25519_pk_add: lib/symbols/sign.js
@@ -604,7 +632,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(tpk), b1 = bufferOf(pk), b2 = bufferOf(p)
       if (shared(b0, tpk, n0, b1, pk, n1) || shared(b0, tpk, n0, b2, p, n2)) return slow(X[30], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[30], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, pk, p1, n1)
@@ -612,7 +641,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[30], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, tpk, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // extension_tweak_ed25519_keypair_add: lib/symbols/sign.js
@@ -623,7 +652,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(pk), b1 = bufferOf(scalarOut), b2 = bufferOf(scalarIn), b3 = bufferOf(tweak)
       if (shared(b0, pk, n0, b1, scalarOut, n1) || shared(b0, pk, n0, b2, scalarIn, n2) || shared(b0, pk, n0, b3, tweak, n3) || shared(b1, scalarOut, n1, b2, scalarIn, n2) || shared(b1, scalarOut, n1, b3, tweak, n3)) return slow(X[31], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[31], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = place(A1, p1, n1), p3 = copyIn(A2, scalarIn, p2, n2)
@@ -632,7 +662,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     if (keep) copyOut(A0, pk, p0, n0, size)
     if (keep) copyOut(A1, scalarOut, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // extension_tweak_ed25519_sign_detached: lib/symbols/sign.js
@@ -643,7 +673,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(sig), b1 = bufferOf(m), b2 = bufferOf(scalar), b3 = n3 < 0 ? null : bufferOf(pk)
       if (shared(b0, sig, n0, b1, m, n1) || shared(b0, sig, n0, b2, scalar, n2) || shared(b0, sig, n0, b3, pk, n3)) return slow(X[32], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[32], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1), p3 = copyIn(A2, scalar, p2, n2)
@@ -651,7 +682,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[32], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, sig, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   const functions = {}

@@ -75,14 +75,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(n), b2 = bufferOf(k)
       if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[0], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[0], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, c, p0, n0), p2 = copyIn(A1, n, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[0], 3)
     copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_xor: lib/symbols/stream.js
@@ -93,7 +94,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[1], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[1], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1), p3 = copyIn(A2, n, p2, n2)
@@ -101,14 +103,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[1], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_keygen: lib/symbols/stream.js
   function crypto_stream_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[2], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -116,7 +119,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[2], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_xor_init: lib/symbols/stream.js
@@ -127,14 +130,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
       if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[3], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = copyIn(A1, n, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[3], 3)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_xor_wrap_init: lib/symbols/stream.js
@@ -145,14 +149,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
       if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[4], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[4], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = copyIn(A1, n, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[4], 3)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_xor_update: lib/symbols/stream.js
@@ -163,7 +168,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
       if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[5], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[5], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = place(A1, p1, n1)
@@ -172,7 +178,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, c, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_xor_wrap_update: lib/symbols/stream.js
@@ -183,7 +189,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
       if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[6], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = place(A1, p1, n1)
@@ -192,35 +199,37 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, c, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_xor_final: lib/symbols/stream.js
   function crypto_stream_xor_final (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[7], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[7], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_xor_wrap_final: lib/symbols/stream.js
   function crypto_stream_xor_wrap_final (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[8], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[8], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_xsalsa20: lib/symbols/stream.js
@@ -231,14 +240,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(n), b2 = bufferOf(k)
       if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[9], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[9], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, c, p0, n0), p2 = copyIn(A1, n, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[9], 3)
     copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_xsalsa20_xor: lib/symbols/stream.js
@@ -249,7 +259,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[10], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1), p3 = copyIn(A2, n, p2, n2)
@@ -257,14 +268,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[10], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_xsalsa20_keygen: lib/symbols/stream.js
   function crypto_stream_xsalsa20_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[11], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[11], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -272,7 +284,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[11], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_xsalsa20_xor_ic: lib/symbols/stream.js
@@ -283,7 +295,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b4 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b4, k, n4)) return slow(X[12], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n4)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n4)
     if (size > M.size) return slow(X[12], arguments)
     M.busy = true
     putNumber(A3, ic)
@@ -292,7 +305,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[12], 5)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_salsa20: lib/symbols/stream.js
@@ -303,14 +316,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(n), b2 = bufferOf(k)
       if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[13], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[13], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, c, p0, n0), p2 = copyIn(A1, n, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[13], 3)
     copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_salsa20_xor: lib/symbols/stream.js
@@ -321,7 +335,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[14], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[14], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1), p3 = copyIn(A2, n, p2, n2)
@@ -329,14 +344,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[14], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_salsa20_keygen: lib/symbols/stream.js
   function crypto_stream_salsa20_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[15], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[15], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -344,7 +360,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[15], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_salsa20_xor_ic: lib/symbols/stream.js
@@ -355,7 +371,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b4 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b4, k, n4)) return slow(X[16], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n4)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n4)
     if (size > M.size) return slow(X[16], arguments)
     M.busy = true
     putNumber(A3, ic)
@@ -364,7 +381,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[16], 5)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_salsa20_xor_init: lib/symbols/stream.js
@@ -375,14 +392,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
       if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[17], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[17], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = copyIn(A1, n, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[17], 3)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_salsa20_xor_wrap_init: lib/symbols/stream.js
@@ -393,14 +411,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
       if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[18], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[18], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = copyIn(A1, n, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[18], 3)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_salsa20_xor_update: lib/symbols/stream.js
@@ -411,7 +430,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
       if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[19], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[19], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = place(A1, p1, n1)
@@ -420,7 +440,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, c, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_salsa20_xor_wrap_update: lib/symbols/stream.js
@@ -431,7 +451,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
       if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[20], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[20], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = place(A1, p1, n1)
@@ -440,35 +461,37 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, c, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_salsa20_xor_final: lib/symbols/stream.js
   function crypto_stream_salsa20_xor_final (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[21], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[21], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[21], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_salsa20_xor_wrap_final: lib/symbols/stream.js
   function crypto_stream_salsa20_xor_wrap_final (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[22], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[22], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[22], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_salsa2012: lib/symbols/stream.js
@@ -479,14 +502,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(n), b2 = bufferOf(k)
       if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[23], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[23], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, c, p0, n0), p2 = copyIn(A1, n, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[23], 3)
     copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_salsa2012_xor: lib/symbols/stream.js
@@ -497,7 +521,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[24], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[24], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1), p3 = copyIn(A2, n, p2, n2)
@@ -505,14 +530,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[24], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_salsa2012_keygen: lib/symbols/stream.js
   function crypto_stream_salsa2012_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[25], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[25], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -520,7 +546,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[25], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_chacha20: lib/symbols/stream.js
@@ -531,14 +557,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(n), b2 = bufferOf(k)
       if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[26], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[26], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, c, p0, n0), p2 = copyIn(A1, n, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[26], 3)
     copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_chacha20_xor: lib/symbols/stream.js
@@ -549,7 +576,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[27], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[27], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1), p3 = copyIn(A2, n, p2, n2)
@@ -557,14 +585,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[27], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_chacha20_keygen: lib/symbols/stream.js
   function crypto_stream_chacha20_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[28], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[28], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -572,7 +601,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[28], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_chacha20_xor_ic: lib/symbols/stream.js
@@ -583,7 +612,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b4 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b4, k, n4)) return slow(X[29], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n4)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n4)
     if (size > M.size) return slow(X[29], arguments)
     M.busy = true
     putNumber(A3, ic)
@@ -592,7 +622,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[29], 5)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_chacha20_xor_init: lib/symbols/stream.js
@@ -603,14 +633,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
       if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[30], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[30], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = copyIn(A1, n, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[30], 3)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_chacha20_xor_wrap_init: lib/symbols/stream.js
@@ -621,14 +652,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
       if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[31], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[31], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = copyIn(A1, n, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[31], 3)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_chacha20_xor_update: lib/symbols/stream.js
@@ -639,7 +671,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
       if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[32], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[32], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = place(A1, p1, n1)
@@ -648,7 +681,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, c, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_chacha20_xor_wrap_update: lib/symbols/stream.js
@@ -659,7 +692,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
       if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[33], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[33], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = place(A1, p1, n1)
@@ -668,35 +702,37 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, c, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_chacha20_xor_final: lib/symbols/stream.js
   function crypto_stream_chacha20_xor_final (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[34], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[34], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[34], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_chacha20_xor_wrap_final: lib/symbols/stream.js
   function crypto_stream_chacha20_xor_wrap_final (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[35], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[35], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[35], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_chacha20_ietf: lib/symbols/stream.js
@@ -707,14 +743,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(n), b2 = bufferOf(k)
       if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[36], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[36], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, c, p0, n0), p2 = copyIn(A1, n, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[36], 3)
     copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_chacha20_ietf_xor: lib/symbols/stream.js
@@ -725,7 +762,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[37], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[37], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1), p3 = copyIn(A2, n, p2, n2)
@@ -733,14 +771,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[37], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_chacha20_ietf_keygen: lib/symbols/stream.js
   function crypto_stream_chacha20_ietf_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[38], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[38], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -748,7 +787,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[38], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_chacha20_ietf_xor_ic: lib/symbols/stream.js
@@ -759,7 +798,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b4 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b4, k, n4)) return slow(X[39], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n4)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n4)
     if (size > M.size) return slow(X[39], arguments)
     M.busy = true
     putNumber(A3, ic)
@@ -768,7 +808,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[39], 5)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_chacha20_ietf_xor_init: lib/symbols/stream.js
@@ -779,14 +819,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
       if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[40], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[40], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = copyIn(A1, n, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[40], 3)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_chacha20_ietf_xor_wrap_init: lib/symbols/stream.js
@@ -797,14 +838,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
       if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[41], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[41], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = copyIn(A1, n, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[41], 3)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_chacha20_ietf_xor_update: lib/symbols/stream.js
@@ -815,7 +857,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
       if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[42], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[42], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = place(A1, p1, n1)
@@ -824,7 +867,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, c, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_chacha20_ietf_xor_wrap_update: lib/symbols/stream.js
@@ -835,7 +878,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
       if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[43], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[43], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = place(A1, p1, n1)
@@ -844,35 +888,37 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, c, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_chacha20_ietf_xor_final: lib/symbols/stream.js
   function crypto_stream_chacha20_ietf_xor_final (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[44], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[44], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[44], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_chacha20_ietf_xor_wrap_final: lib/symbols/stream.js
   function crypto_stream_chacha20_ietf_xor_wrap_final (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[45], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[45], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[45], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_xchacha20: lib/symbols/stream.js
@@ -883,14 +929,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(n), b2 = bufferOf(k)
       if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[46], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[46], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, c, p0, n0), p2 = copyIn(A1, n, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[46], 3)
     copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_xchacha20_xor: lib/symbols/stream.js
@@ -901,7 +948,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b3 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[47], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n3)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n3)
     if (size > M.size) return slow(X[47], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0), p2 = copyIn(A1, m, p1, n1), p3 = copyIn(A2, n, p2, n2)
@@ -909,14 +957,15 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[47], 4)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_xchacha20_keygen: lib/symbols/stream.js
   function crypto_stream_xchacha20_keygen (k) {
     const n0 = lengthOf(k)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[48], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[48], arguments)
     M.busy = true
     const p0 = M.scratch
@@ -924,7 +973,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[48], 1)
     const keep = kept(failed)
     if (keep) copyOut(A0, k, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_xchacha20_xor_ic: lib/symbols/stream.js
@@ -935,7 +984,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(c), b1 = bufferOf(m), b2 = bufferOf(n), b4 = bufferOf(k)
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b4, k, n4)) return slow(X[49], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2) + pad(n4)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2) + pad(n4)
     if (size > M.size) return slow(X[49], arguments)
     M.busy = true
     putNumber(A3, ic)
@@ -944,7 +994,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[49], 5)
     const keep = kept(failed)
     if (keep) copyOut(A0, c, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_xchacha20_xor_init: lib/symbols/stream.js
@@ -955,14 +1005,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
       if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[50], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[50], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = copyIn(A1, n, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[50], 3)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_xchacha20_xor_wrap_init: lib/symbols/stream.js
@@ -973,14 +1024,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(n), b2 = bufferOf(k)
       if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[51], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[51], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = copyIn(A1, n, p1, n1)
     copyIn(A2, k, p2, n2)
     const failed = call(X[51], 3)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_xchacha20_xor_update: lib/symbols/stream.js
@@ -991,7 +1043,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
       if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[52], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[52], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = place(A1, p1, n1)
@@ -1000,7 +1053,7 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, c, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_xchacha20_xor_wrap_update: lib/symbols/stream.js
@@ -1011,7 +1064,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(state), b1 = bufferOf(c), b2 = bufferOf(m)
       if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[53], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0) + pad(n1)
+    const size = outputs + pad(n2)
     if (size > M.size) return slow(X[53], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, state, p0, n0), p2 = place(A1, p1, n1)
@@ -1020,35 +1074,37 @@ module.exports = function wasmFunctions (rt) {
     const keep = kept(failed)
     copyOut(A0, state, p0, n0, size)
     if (keep) copyOut(A1, c, p1, n1, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_xchacha20_xor_final: lib/symbols/stream.js
   function crypto_stream_xchacha20_xor_final (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[54], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[54], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[54], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // crypto_stream_xchacha20_xor_wrap_final: lib/symbols/stream.js
   function crypto_stream_xchacha20_xor_wrap_final (state) {
     const n0 = lengthOf(state)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[55], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[55], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, state, p0, n0)
     const failed = call(X[55], 1)
     copyOut(A0, state, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   const functions = {}

@@ -53,14 +53,15 @@ module.exports = function wasmFunctions (rt) {
   function randombytes_buf (buf) {
     const n0 = lengthOf(buf)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[2], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[2], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, buf, p0, n0)
     const failed = call(X[2], 1)
     copyOut(A0, buf, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // randombytes_buf_deterministic: lib/symbols/utils.js
@@ -71,14 +72,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(buf), b1 = bufferOf(seed)
       if (shared(b0, buf, n0, b1, seed, n1)) return slow(X[3], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[3], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, buf, p0, n0)
     copyIn(A1, seed, p1, n1)
     const failed = call(X[3], 2)
     copyOut(A0, buf, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // sodium_memcmp: lib/symbols/utils.js
@@ -91,7 +93,7 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch, p1 = copyIn(A0, a, p0, n0)
     copyIn(A1, b, p1, n1)
     const failed = call(X[4], 2)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // sodium_compare: lib/symbols/utils.js
@@ -104,21 +106,22 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch, p1 = copyIn(A0, a, p0, n0)
     copyIn(A1, b, p1, n1)
     const failed = call(X[5], 2)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // sodium_increment: lib/symbols/utils.js
   function sodium_increment (n) {
     const n0 = lengthOf(n)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[6], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[6], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, n, p0, n0)
     const failed = call(X[6], 1)
     copyOut(A0, n, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // sodium_add: lib/symbols/utils.js
@@ -129,14 +132,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(a), b1 = bufferOf(b)
       if (shared(b0, a, n0, b1, b, n1)) return slow(X[7], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[7], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, a, p0, n0)
     copyIn(A1, b, p1, n1)
     const failed = call(X[7], 2)
     copyOut(A0, a, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // sodium_sub: lib/symbols/utils.js
@@ -147,14 +151,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(a), b1 = bufferOf(b)
       if (shared(b0, a, n0, b1, b, n1)) return slow(X[8], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[8], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, a, p0, n0)
     copyIn(A1, b, p1, n1)
     const failed = call(X[8], 2)
     copyOut(A0, a, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // sodium_is_zero: lib/symbols/utils.js
@@ -168,28 +173,30 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch
     copyIn(A0, n, p0, n0)
     const failed = call(X[9], 2)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // sodium_memzero: lib/symbols/utils.js
   function sodium_memzero (pnt) {
     const n0 = lengthOf(pnt)
     if (n0 === 0 || arguments.length !== 1 || M.busy) return slow(X[10], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[10], arguments)
     M.busy = true
     const p0 = M.scratch
     copyIn(A0, pnt, p0, n0)
     const failed = call(X[10], 1)
     copyOut(A0, pnt, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // sodium_pad: lib/symbols/utils.js
   function sodium_pad (buf, unpadded_buflen, blocksize) {
     const n0 = lengthOf(buf)
     if (n0 === 0 || typeof unpadded_buflen !== 'number' || typeof blocksize !== 'number' || arguments.length !== 3 || M.busy) return slow(X[11], arguments)
-    const size = pad(n0)
+    const outputs = pad(n0)
+    const size = outputs
     if (size > M.size) return slow(X[11], arguments)
     M.busy = true
     putNumber(A1, unpadded_buflen)
@@ -198,7 +205,7 @@ module.exports = function wasmFunctions (rt) {
     copyIn(A0, buf, p0, n0)
     const failed = call(X[11], 3)
     copyOut(A0, buf, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // sodium_unpad: lib/symbols/utils.js
@@ -213,7 +220,7 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch
     copyIn(A0, buf, p0, n0)
     const failed = call(X[12], 3)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // crypto_verify_16: lib/symbols/utils.js
@@ -226,7 +233,7 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch, p1 = copyIn(A0, x, p0, n0)
     copyIn(A1, y, p1, n1)
     const failed = call(X[13], 2)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // crypto_verify_32: lib/symbols/utils.js
@@ -239,7 +246,7 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch, p1 = copyIn(A0, x, p0, n0)
     copyIn(A1, y, p1, n1)
     const failed = call(X[14], 2)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // crypto_verify_64: lib/symbols/utils.js
@@ -252,7 +259,7 @@ module.exports = function wasmFunctions (rt) {
     const p0 = M.scratch, p1 = copyIn(A0, x, p0, n0)
     copyIn(A1, y, p1, n1)
     const failed = call(X[15], 2)
-    return finish(failed, size)
+    return finish(failed, 0)
   }
 
   // sodium_bin2hex: lib/symbols/utils.js
@@ -263,7 +270,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(hex), b1 = bufferOf(bin)
       if (shared(b0, hex, n0, b1, bin, n1)) return slow(X[16], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[16], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = place(A0, p0, n0)
@@ -271,7 +279,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[16], 2)
     const keep = kept(failed)
     if (keep) copyOut(A0, hex, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // sodium_hex2bin: lib/symbols/utils.js
@@ -282,14 +290,15 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(bin), b1 = bufferOf(hex), b2 = n2 < 0 ? null : bufferOf(ignore)
       if (shared(b0, bin, n0, b1, hex, n1) || shared(b0, bin, n0, b2, ignore, n2)) return slow(X[17], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[17], arguments)
     M.busy = true
     const p0 = M.scratch, p1 = copyIn(A0, bin, p0, n0), p2 = copyIn(A1, hex, p1, n1)
     copyInOpt(A2, ignore, p2, n2)
     const failed = call(X[17], 3)
     copyOut(A0, bin, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // sodium_base64_encoded_len: lib/symbols/utils.js
@@ -310,7 +319,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(b64), b1 = bufferOf(bin)
       if (shared(b0, b64, n0, b1, bin, n1)) return slow(X[19], arguments)
     }
-    const size = pad(n0) + pad(n1)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1)
     if (size > M.size) return slow(X[19], arguments)
     M.busy = true
     putNumber(A2, variant)
@@ -319,7 +329,7 @@ module.exports = function wasmFunctions (rt) {
     const failed = call(X[19], 3)
     const keep = kept(failed)
     if (keep) copyOut(A0, b64, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   // sodium_base642bin: lib/symbols/utils.js
@@ -330,7 +340,8 @@ module.exports = function wasmFunctions (rt) {
       const b0 = bufferOf(bin), b1 = bufferOf(b64), b2 = n2 < 0 ? null : bufferOf(ignore)
       if (shared(b0, bin, n0, b1, b64, n1) || shared(b0, bin, n0, b2, ignore, n2)) return slow(X[20], arguments)
     }
-    const size = pad(n0) + pad(n1) + pad(n2)
+    const outputs = pad(n0)
+    const size = outputs + pad(n1) + pad(n2)
     if (size > M.size) return slow(X[20], arguments)
     M.busy = true
     putNumber(A3, variant)
@@ -338,7 +349,7 @@ module.exports = function wasmFunctions (rt) {
     copyInOpt(A2, ignore, p2, n2)
     const failed = call(X[20], 4)
     copyOut(A0, bin, p0, n0, size)
-    return finish(failed, size)
+    return finish(failed, outputs)
   }
 
   const functions = {}
