@@ -4,38 +4,41 @@
 // would otherwise see keys and messages, and a getter or Proxy trap reached through `instanceof`
 // or `.length` would run in the middle of a call. Everything here reads internal slots only
 // (a Proxy, a subclass's getter or an object with a TypedArray prototype runs no code through it).
-const uncurry = Function.prototype.call.bind(Function.prototype.bind, Function.prototype.call)
+// (vars, not consts: V8 checks a const that a function captures for its temporal dead zone at every
+// use, and these are used on every call; see lib/backends/wasm.js)
+/* eslint-disable no-var */
+var uncurry = Function.prototype.call.bind(Function.prototype.bind, Function.prototype.call)
 
-const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype)
-const getter = (proto, name) => uncurry(Object.getOwnPropertyDescriptor(proto, name).get)
+var TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype)
+function getter (proto, name) { return uncurry(Object.getOwnPropertyDescriptor(proto, name).get) }
 
 // The name of a TypedArray's element type ('Uint8Array', ...), undefined for anything else.
-const typedArrayName = getter(TypedArrayPrototype, Symbol.toStringTag)
-const typedArrayBuffer = getter(TypedArrayPrototype, 'buffer')
-const typedArrayByteOffset = getter(TypedArrayPrototype, 'byteOffset')
-const typedArrayByteLength = getter(TypedArrayPrototype, 'byteLength')
-const dataViewBuffer = getter(DataView.prototype, 'buffer')
-const dataViewByteOffset = getter(DataView.prototype, 'byteOffset')
-const dataViewByteLength = getter(DataView.prototype, 'byteLength')
-const arrayBufferByteLength = getter(ArrayBuffer.prototype, 'byteLength')
-const isView = ArrayBuffer.isView
+var typedArrayName = getter(TypedArrayPrototype, Symbol.toStringTag)
+var typedArrayBuffer = getter(TypedArrayPrototype, 'buffer')
+var typedArrayByteOffset = getter(TypedArrayPrototype, 'byteOffset')
+var typedArrayByteLength = getter(TypedArrayPrototype, 'byteLength')
+var dataViewBuffer = getter(DataView.prototype, 'buffer')
+var dataViewByteOffset = getter(DataView.prototype, 'byteOffset')
+var dataViewByteLength = getter(DataView.prototype, 'byteLength')
+var arrayBufferByteLength = getter(ArrayBuffer.prototype, 'byteLength')
+var isView = ArrayBuffer.isView
 
-const u8Set = uncurry(TypedArrayPrototype.set)
-const u8Fill = uncurry(TypedArrayPrototype.fill)
-const u8Subarray = uncurry(TypedArrayPrototype.subarray)
-const u8IndexOf = uncurry(TypedArrayPrototype.indexOf)
-const U8 = Uint8Array
+var u8Set = uncurry(TypedArrayPrototype.set)
+var u8Fill = uncurry(TypedArrayPrototype.fill)
+var u8Subarray = uncurry(TypedArrayPrototype.subarray)
+var u8IndexOf = uncurry(TypedArrayPrototype.indexOf)
+var U8 = Uint8Array
 
-const isUint8Array = (x) => typedArrayName(x) === 'Uint8Array'
+function isUint8Array (x) { return typedArrayName(x) === 'Uint8Array' }
 
 // Why a TypedArray or DataView that reads as zero bytes has none: READABLE (it is empty),
 // DETACHED (its ArrayBuffer was detached: transferred, or freed by sodium_free) or OUT_OF_BOUNDS
 // (it lies outside a resizable ArrayBuffer that shrank). JavaScript reads the last two as empty
 // too; natrium refuses them as arguments on every backend. The built-ins used here validate the
 // view first and throw for either, without reaching any caller code.
-const READABLE = 0
-const DETACHED = 1
-const OUT_OF_BOUNDS = 2
+var READABLE = 0
+var DETACHED = 1
+var OUT_OF_BOUNDS = 2
 function emptyViewState (view) {
   const isTypedArray = typedArrayName(view) !== undefined
   try {

@@ -227,10 +227,13 @@ function wasmFunction (name, entry, k) {
   L.push(`  // ${name}: lib/symbols/${entry.family}.js`)
   L.push(`  function ${name} (${p.join(', ')}) {`)
   if (entry.returns === 'promise' || n > 10) {
-    L.push(`    return slow(X[${k}], arguments)`)
+    L.push(`    return slow(X[${k}], ...arguments)`)
     L.push('  }')
     return L
   }
+  // the generic path gets the parameters (the C reads exactly these; an argument more is ignored
+  // there too), not `arguments`, which V8 would then allocate on every call
+  const toSlow = `return slow(X[${k}], ${p.join(', ')})`
   const bufs = []
   const lens = []
   const guards = []
@@ -253,12 +256,20 @@ function wasmFunction (name, entry, k) {
       throw new Error(`generate: ${name}: argument kind ${a.kind}`)
     }
   })
-  guards.push(`arguments.length !== ${n}`, 'M.busy')
+  // the outputs first, then the inputs: the C wipes the inputs (call), finish the outputs
+  const outs = bufs.filter((i) => isOutput(args[i]))
+  const order = outs.concat(bufs.filter((i) => !isOutput(args[i])))
   if (lens.length) L.push(`    const ${lens.join(', ')}`)
-  L.push(`    if (${guards.join(' || ')}) return slow(X[${k}], arguments)`)
+  if (bufs.length) {
+    if (outs.length) L.push(`    const outputs = ${outs.map((i) => `pad(n${i})`).join(' + ')}`)
+    const ins = order.slice(outs.length).map((i) => `pad(n${i})`)
+    L.push(`    const size = ${outs.length ? ['outputs', ...ins].join(' + ') : ins.join(' + ')}`)
+    guards.push('size > M.size')
+  }
+  guards.push('M.busy')
+  L.push(`    if (${guards.join(' || ')}) ${toSlow}`)
   // outputs that share bytes with another buffer argument take the generic path; outputs that
   // newOutput made share none
-  const outs = bufs.filter((i) => isOutput(args[i]))
   const clashes = []
   for (const o of outs) {
     for (const i of bufs) {
@@ -270,27 +281,19 @@ function wasmFunction (name, entry, k) {
     const owned = outs.map((o) => optional(o) ? `(n${o} < 0 || own(${p[o]}))` : `own(${p[o]})`)
     L.push(`    if (${owned.length === 1 && owned[0][0] !== '(' ? `!${owned[0]}` : `!(${owned.join(' && ')})`}) {`)
     L.push(`      const ${bufs.map((i) => optional(i) ? `b${i} = n${i} < 0 ? null : bufferOf(${p[i]})` : `b${i} = bufferOf(${p[i]})`).join(', ')}`)
-    L.push(`      if (${clashes.join(' || ')}) return slow(X[${k}], arguments)`)
+    L.push(`      if (${clashes.join(' || ')}) ${toSlow}`)
     L.push('    }')
-  }
-  // the outputs first, then the inputs: the C wipes the inputs (call), finish the outputs
-  const order = outs.concat(bufs.filter((i) => !isOutput(args[i])))
-  if (bufs.length) {
-    if (outs.length) L.push(`    const outputs = ${outs.map((i) => `pad(n${i})`).join(' + ')}`)
-    const ins = order.slice(outs.length).map((i) => `pad(n${i})`)
-    L.push(`    const size = ${outs.length ? ['outputs', ...ins].join(' + ') : ins.join(' + ')}`)
-    L.push(`    if (size > M.size) return slow(X[${k}], arguments)`)
   }
   L.push('    M.busy = true')
   args.forEach((a, i) => {
-    if (a.kind === 'nul') L.push(`    putNull(A${i})`)
-    else if (a.kind === 'num') L.push(`    putNumber(A${i}, ${p[i]})`)
+    if (a.kind === 'nul') L.push(`    putNull(${i})`)
+    else if (a.kind === 'num') L.push(`    putNumber(${i}, ${p[i]})`)
   })
   // each buffer goes after the one before it; place/copyIn return where the next one goes
   const ptrs = []
   let at = 'M.scratch'
   for (const i of order) {
-    const A = `A${i}`
+    const A = i
     const put = writeOnly(args[i]) ? `place${optional(i) ? 'Opt' : ''}(${A}, p${i}, n${i})` : `copyIn${optional(i) ? 'Opt' : ''}(${A}, ${p[i]}, p${i}, n${i})`
     ptrs.push(`p${i} = ${at}`)
     at = put
@@ -303,7 +306,7 @@ function wasmFunction (name, entry, k) {
   if (outs.some((o) => writeOnly(args[o]))) L.push('    const keep = kept(failed)')
   for (const o of outs) {
     const cond = writeOnly(args[o]) ? 'keep && ' : ''
-    L.push(`    ${optional(o) ? `if (${cond}n${o} > 0) ` : cond ? 'if (keep) ' : ''}copyOut(A${o}, ${p[o]}, p${o}, n${o}, size)`)
+    L.push(`    ${optional(o) ? `if (${cond}n${o} > 0) ` : cond ? 'if (keep) ' : ''}copyOut(${o}, ${p[o]}, p${o}, n${o}, size)`)
   }
   L.push(`    return finish(failed, ${outs.length ? 'outputs' : '0'})`)
   L.push('  }')
@@ -340,14 +343,16 @@ function wasmFunctions (family) {
   const names = wasmNames().filter((name) => symbols[name].family === family)
   const L = [HEADER.replace('from lib/symbols and lib/surfaces/wrappers/spec.js', 'from lib/symbols').trimEnd(), "'use strict'"]
   L.push(`// The WebAssembly backend's ${family} functions, one per entry of lib/symbols/${family}.js, for`)
-  L.push('// lib/backends/wasm.js (which explains the fast path and gives `rt`). A call the fast path does')
-  L.push('// not take goes to the generic `slow`.')
+  L.push('// lib/backends/wasm.js (which explains the fast path and gives the helpers). A call the fast path')
+  L.push('// does not take goes to the generic `slow`. Slots are numbered by argument. The helpers and X are')
+  L.push('// vars, not consts: V8 checks a const these functions capture for its temporal')
+  L.push('// dead zone at every use, which also grew each function past the size V8 inlines into the main')
+  L.push('// API\'s functions.')
   L.push('module.exports = function wasmFunctions (rt) {')
-  L.push(`  const { ${WASM_HELPERS.split(' ').join(', ')} } = rt`)
-  L.push(`  const ${Array.from({ length: 10 }, (_, i) => `A${i} = ${i}`).join(', ')}`)
+  L.push(`  var ${WASM_HELPERS.split(' ').map((h) => `${h} = rt.${h}`).join(', ')} // eslint-disable-line no-var`)
   L.push('  // the names, and the module\'s index of each function (-1 where it has none)')
   L.push(`  const N = [\n${names.map((nm) => `    '${nm}'`).join(',\n')}\n  ]`)
-  L.push('  const X = N.map(rt.index)')
+  L.push('  var X = N.map(rt.index) // eslint-disable-line no-var')
   L.push('')
   names.forEach((name, k) => { L.push(...wasmFunction(name, symbols[name], k), '') })
   L.push('  const functions = {}')

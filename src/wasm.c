@@ -132,32 +132,10 @@ bool nat_get_args(napi_env env, napi_callback_info info, napi_value *argv, size_
   return true;
 }
 
-bool nat_get_buf(napi_env env, napi_value value, const char *name, bool optional, bool output,
-                 unsigned char **data, size_t *len) {
-  switch (value->kind) {
-    case NAT_TYPEDARRAY:
-      if (output) value->output = 1;
-      *data = value->data;
-      *len = value->len;
-      return true;
-    case NAT_DETACHED:
-      nat_throw_type(env, name, "is detached");
-      return false;
-    case NAT_OUT_OF_BOUNDS:
-      nat_throw_type(env, name, "is out of bounds");
-      return false;
-    case NAT_NULL:
-    case NAT_UNDEFINED:
-      if (optional) {
-        *data = NULL;
-        *len = 0;
-        return true;
-      }
-      break;
-    default:
-      break;
-  }
-  nat_throw_type(env, name, optional ? "must be a TypedArray or null" : "must be a TypedArray");
+bool nat_bad_buf(napi_value value, const char *name, bool optional) {
+  if (value->kind == NAT_DETACHED) nat_throw_type(NULL, name, "is detached");
+  else if (value->kind == NAT_OUT_OF_BOUNDS) nat_throw_type(NULL, name, "is out of bounds");
+  else nat_throw_type(NULL, name, optional ? "must be a TypedArray or null" : "must be a TypedArray");
   return false;
 }
 

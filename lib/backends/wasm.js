@@ -27,7 +27,13 @@
 // a call made while another is running (from a random source the caller replaced) is refused;
 // argument sets too large for linear memory are refused before anything is allocated; and
 // every failure leaves the per-call state as it was.
-const {
+//
+// The bindings the per-call code reads are vars and function declarations, not consts, lets or
+// arrows: V8 checks a let or const that a closure captures for its temporal dead zone at every
+// use, which costs a compare and branch each time and bytes that count against how much V8
+// inlines into one optimised function (the generated functions, and the main API's over them).
+/* eslint-disable no-var */
+var {
   typedArrayName, typedArrayBuffer, typedArrayByteOffset, typedArrayByteLength, dataViewBuffer,
   dataViewByteOffset, dataViewByteLength, isView, isUint8Array, emptyViewState, u8Set, u8Fill, u8Subarray,
   u8IndexOf, U8, viewArg, viewBuffer, unreadable
@@ -36,23 +42,23 @@ const { lazyAll } = require('../lazy')
 const { family: familyOf, load: loadFamily } = require('./wasm-functions/index')
 
 // Slot layout and kinds: see src/wasm.h. A slot is 6 u32s: kind, output, data, len, number (f64).
-const UNDEFINED = 0
-const NULL = 1
-const NUMBER = 2
-const BOOL = 3
-const TYPEDARRAY = 4
-const DETACHED = 5
-const OTHER = 6
-const PROMISE = 7
-const OUT_OF_BOUNDS = 8
+var UNDEFINED = 0
+var NULL = 1
+var NUMBER = 2
+var BOOL = 3
+var TYPEDARRAY = 4
+var DETACHED = 5
+var OTHER = 6
+var PROMISE = 7
+var OUT_OF_BOUNDS = 8
 const ERRORS = [null, TypeError, RangeError, Error, Error]
 // nat_call's flags (WIPE_INPUTS: the fast path's buffers are copies of their own, and the C wipes
 // those it did not mark as outputs) and answer bits (FAILED: the error slot is set; GREW: linear
 // memory grew, so views of it must be made again)
-const WIPE_INPUTS = 1
-const FAILED = 1
-const GREW = 2
-const REFUSED = 4 // an Error whose code says libsodium refused (src/nat.h NAT_REFUSED_CODE)
+var WIPE_INPUTS = 1
+var FAILED = 1
+var GREW = 2
+var REFUSED = 4 // an Error whose code says libsodium refused (src/nat.h NAT_REFUSED_CODE)
 const REFUSED_CODE = 'ERR_NATRIUM_REFUSED'
 function refused (message) {
   const err = new Error(message)
@@ -128,14 +134,14 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
     imports[module][name] = wasi[name]
   }
 
-  let wasm, memory, natCall
-  let u8, u32, f64
-  let outView = null // views of the scratch area that outputs are copied from (copyRegion)
-  let scratch = 0 // the reusable area arguments are copied to (malloc'd, grown on demand)
-  let scratchSize = 0
+  var wasm, memory, natCall
+  var u8, u32, f64
+  var outView = null // views of the scratch area that outputs are copied from (copyRegion)
+  var scratch = 0 // the reusable area arguments are copied to (malloc'd, grown on demand)
+  var scratchSize = 0
   // The state the generated functions (wasm-functions/<family>.js) read: scratch area, its size, and whether
   // a call is running.
-  const M = { scratch: 0, size: 0, busy: false }
+  var M = { scratch: 0, size: 0, busy: false }
 
   // A fresh instance: at load, and after a trap (libsodium's abort() on misuse, which would end a
   // native process) left the old one in an unknown state.
@@ -157,7 +163,7 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
     u8 = new U8(memory.buffer)
     u32 = new Uint32Array(memory.buffer)
     f64 = new Float64Array(memory.buffer)
-    if (outView !== null) outView.fill(null) // views of the old memory
+    if (outView !== null) { outView.fill(null); outLen.fill(-1) } // views of the old memory
   }
 
   instantiate()
@@ -170,9 +176,9 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
   }
 
   const MAX_ARGS = wasm.nat_max_args()
-  const ARGS = wasm.nat_args_address() >>> 2 // u32 index of slot 0; a slot is 6 u32s
-  const RESULT = wasm.nat_result_address() >>> 2
-  const ERROR = wasm.nat_error_address() >>> 2
+  var ARGS = wasm.nat_args_address() >>> 2 // u32 index of slot 0; a slot is 6 u32s
+  var RESULT = wasm.nat_result_address() >>> 2
+  var ERROR = wasm.nat_error_address() >>> 2
 
   // The slot kind of a view that reads as zero bytes (see emptyViewState in lib/intrinsics.js).
   const EMPTY_VIEW_KINDS = [TYPEDARRAY, DETACHED, OUT_OF_BOUNDS]
@@ -226,8 +232,8 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
   // The views are dropped whenever memory grows (views()), so a kept one is always readable and
   // only its place is compared (as numbers: the byteOffset and byteLength getters are calls).
   outView = new Array(MAX_ARGS).fill(null)
-  const outPtr = new Float64Array(MAX_ARGS)
-  const outLen = new Float64Array(MAX_ARGS)
+  var outPtr = new Float64Array(MAX_ARGS)
+  var outLen = new Float64Array(MAX_ARGS).fill(-1) // -1: no view
   function copyRegion (r, dst, ptr, n) {
     if (n === 0) return
     let view = outView[r]
@@ -398,9 +404,9 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
   // comparing ArrayBuffers (reading the ArrayBuffer of a small array makes V8 move its bytes off
   // the heap, which costs more than a small call). The next call forgets them, whatever it does:
   // by then they are the caller's.
-  let own0 = null
-  let own1 = null
-  let own2 = null
+  var own0 = null
+  var own1 = null
+  var own2 = null
   function newOutput (n) {
     const t = new U8(n)
     if (own0 === null) own0 = t
@@ -408,11 +414,11 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
     else own2 = t // a fourth would replace the third, which then takes the comparisons
     return t
   }
-  const own = (x) => x === own0 || x === own1 || x === own2
+  function own (x) { return x === own0 || x === own1 || x === own2 }
   function disown () { own0 = own1 = own2 = null }
 
   // The generic path, with the arguments as given.
-  function slow (index, args) {
+  function slow (index, ...args) {
     disown()
     const argc = args.length
     for (let i = 0; i < argc && i < MAX_ARGS; i++) argv[i] = args[i]
@@ -437,7 +443,7 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
   }
 
   // Room for n bytes in the scratch area (16-byte aligned); an absent one (-1) takes none.
-  const pad = (n) => (n + 15) & -16
+  function pad (n) { return (n + 15) & -16 }
 
   // Argument slot i: a buffer of n bytes at ptr (copied there first, for copyIn; null when n < 0,
   // for the Opt forms), null, a number. The buffer forms return where the next buffer goes.
@@ -486,7 +492,7 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
 
   // Whether outputs that were not copied in are copied back: when the call succeeded, or when
   // libsodium refused (the C wiped them); not after an argument error (the C never wrote them).
-  const kept = (failed) => failed === 0 || u32[ERROR] === REFUSED
+  function kept (failed) { return failed === 0 || u32[ERROR] === REFUSED }
 
   // Output argument i back to the caller's dst, if the C marked it as written. The copy can fail
   // only if dst changed while the call ran (a replaced random source detached or shrank its
@@ -584,7 +590,7 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
   if (!generic) lazyAll(binding, names, (name) => family(familyOf[name])[name])
 
   function genericFunction (index, name) {
-    const fn = function () { return slow(index, arguments) }
+    const fn = function () { return slow(index, ...arguments) }
     Object.defineProperty(fn, 'name', { value: name })
     return fn
   }

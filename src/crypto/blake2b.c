@@ -187,10 +187,12 @@ static void zero_padded(unsigned char block[BLOCK], const unsigned char *end, si
 #endif
 
 /* One-shot: the key block (if any), the whole blocks but the last straight from in, then the
- * last 0..128 bytes zero-padded with the last-block flag (a key alone is the last block). */
-int nat_blake2b_salt_personal(unsigned char *out, size_t outlen, const unsigned char *in,
-                              size_t inlen, const unsigned char *key, size_t keylen,
-                              const unsigned char *salt, const unsigned char *personal) {
+ * last 0..128 bytes zero-padded with the last-block flag (a key alone is the last block).
+ * Inlined into both entry points, so that nat_blake2b's copy has no salt or personal to test. */
+static inline __attribute__((always_inline)) int
+one_shot(unsigned char *out, size_t outlen, const unsigned char *in, size_t inlen,
+         const unsigned char *key, size_t keylen, const unsigned char *salt,
+         const unsigned char *personal) {
   uint64_t h[8], t[2] = {0, 0};
   unsigned char block[BLOCK] __attribute__((aligned(16)));
   if (outlen == 0 || outlen > 64 || keylen > 64) return -1;
@@ -210,7 +212,9 @@ int nat_blake2b_salt_personal(unsigned char *out, size_t outlen, const unsigned 
   }
   nat_blake2b_compress(h, t, (uint64_t) -1, 0, block, 1, inlen);
 #ifdef __wasm_simd128__
-  memcpy(out, h, outlen);
+  size_t i = 0;
+  for (; i + 16 <= outlen; i += 16) wasm_v128_store(out + i, wasm_v128_load((unsigned char *) h + i));
+  if (i < outlen) memcpy(out + i, (unsigned char *) h + i, outlen - i);
   wipe(h, sizeof h);
   wipe(block, sizeof block);
 #else
@@ -222,9 +226,15 @@ int nat_blake2b_salt_personal(unsigned char *out, size_t outlen, const unsigned 
   return 0;
 }
 
+int nat_blake2b_salt_personal(unsigned char *out, size_t outlen, const unsigned char *in,
+                              size_t inlen, const unsigned char *key, size_t keylen,
+                              const unsigned char *salt, const unsigned char *personal) {
+  return one_shot(out, outlen, in, inlen, key, keylen, salt, personal);
+}
+
 int nat_blake2b(unsigned char *out, size_t outlen, const unsigned char *in, size_t inlen,
                 const unsigned char *key, size_t keylen) {
-  return nat_blake2b_salt_personal(out, outlen, in, inlen, key, keylen, NULL, NULL);
+  return one_shot(out, outlen, in, inlen, key, keylen, NULL, NULL);
 }
 
 /* For the wasm link's --wrap (blake2b.h). An input longer than size_t can count cannot be in

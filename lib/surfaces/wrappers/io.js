@@ -171,8 +171,12 @@ function describe (x) {
 
 // libsodium-wrappers checks the output format before anything else: a falsy value means
 // 'uint8array', a non-string is a TypeError, an unknown string an Error.
+// (Each check that runs on every call is a small function with its failures out of line, so
+// that V8 inlines it into the generated functions without spending their inlining budget.)
 function formatCode (format) {
-  if (!format) return UINT8ARRAY
+  return format ? formatOf(format) : UINT8ARRAY
+}
+function formatOf (format) {
   if (typeof format !== 'string') {
     throw new TypeError(`outputFormat must be a string (one of ${FORMATS.join(', ')}), got ${describe(format)}`)
   }
@@ -234,9 +238,11 @@ const lengthOf = typedArrayByteLength
 // Numbers: libsodium-wrappers takes non-negative integers only (and, in wasm, below 2^31);
 // natrium takes any integer in the range libsodium accepts, up to 2^53.
 function numberOf (x, name, lo, hi) {
+  return typeof x === 'number' && x >= lo && x <= hi && Number.isInteger(x) ? x : badNumber(x, name, lo, hi)
+}
+function badNumber (x, name, lo, hi) {
   if (typeof x !== 'number') throw new TypeError(`${name} must be a number, got ${describe(x)}`)
-  if (!Number.isInteger(x) || x < lo || x > hi) throw new RangeError(`${name} must be an integer between ${lo} and ${hi} (got ${x})`)
-  return x
+  throw new RangeError(`${name} must be an integer between ${lo} and ${hi} (got ${x})`)
 }
 
 // A streaming state: an opaque object standing for libsodium-wrappers' state address. It holds
@@ -289,21 +295,22 @@ function mainIO (backend) {
 // bytes off the JavaScript heap.
 function copyingIO (newOutput) {
   const slots = scratchSlots(1)[0]
+  function otherInput (x, name) {
+    if (isUint8Array(x)) return readable(x, name) // empty
+    // a short string is written into scratch (at most 3 bytes per UTF-16 unit), which the call
+    // copies before anything else can use it: no new ArrayBuffer per call
+    if (typeof x === 'string') {
+      return x.length * 3 > SMALL ? utf8(x) : slots[encodeInto(encoder, x, slots[SMALL]).written]
+    }
+    throw inputTypeError(name, x)
+  }
   return {
     target: (n, slot) => newOutput(n),
     take: (t) => t,
     takeAs (t, code) {
       return encode(t, code)
     },
-    input (x, slot, name) {
-      if (isUint8Array(x)) return typedArrayByteLength(x) === 0 ? readable(x, name) : x
-      // a short string is written into scratch (at most 3 bytes per UTF-16 unit), which the call
-      // copies before anything else can use it: no new ArrayBuffer per call
-      if (typeof x === 'string') {
-        return x.length * 3 > SMALL ? utf8(x) : slots[encodeInto(encoder, x, slots[SMALL]).written]
-      }
-      throw inputTypeError(name, x)
-    }
+    input: (x, slot, name) => isUint8Array(x) && typedArrayByteLength(x) !== 0 ? x : otherInput(x, name)
   }
 }
 
