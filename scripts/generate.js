@@ -215,8 +215,8 @@ const isOutput = (a) => a.kind === 'out' || a.kind === 'optOut' || a.kind === 's
 const writeOnly = (a) => (a.kind === 'out' || a.kind === 'optOut') && a.len !== undefined &&
   (a.len.fixed !== undefined || a.len.of !== undefined || a.len.max !== undefined)
 const JS_RESERVED = new Set(['in', 'new', 'function', 'delete', 'default', 'var'])
-const WASM_HELPERS = 'M slow lengthOf own bufferOf shared pad place placeOpt copyIn copyInOpt putNull putNumber call kept copyOut finish'
-const WASM_LOCALS = new RegExp(`^(${WASM_HELPERS.split(' ').join('|')}|X|size|outputs|failed|keep|arguments|[Anbp][0-9])$`)
+const WASM_HELPERS = 'M slow lengthOf own bufferOf shared pad u8Set call kept copyOut finish TYPEDARRAY NULL NUMBER'
+const WASM_LOCALS = new RegExp(`^(${WASM_HELPERS.split(' ').join('|')}|X|size|outputs|failed|keep|arguments|slots|u8|u32|f64|[nbp][0-9])$`)
 
 function wasmFunction (name, entry, k) {
   const args = entry.args
@@ -285,23 +285,25 @@ function wasmFunction (name, entry, k) {
     L.push('    }')
   }
   L.push('    M.busy = true')
-  args.forEach((a, i) => {
-    if (a.kind === 'nul') L.push(`    putNull(${i})`)
-    else if (a.kind === 'num') L.push(`    putNumber(${i}, ${p[i]})`)
-  })
-  // each buffer goes after the one before it; place/copyIn return where the next one goes
-  const ptrs = []
-  let at = 'M.scratch'
-  for (const i of order) {
-    const A = i
-    const put = writeOnly(args[i]) ? `place${optional(i) ? 'Opt' : ''}(${A}, p${i}, n${i})` : `copyIn${optional(i) ? 'Opt' : ''}(${A}, ${p[i]}, p${i}, n${i})`
-    ptrs.push(`p${i} = ${at}`)
-    at = put
-  }
+  // the arguments straight into their slots (slot i at u32 index slots + 6 i: kind, output, data, len,
+  // then the number as an f64), the buffers one after another in the scratch area, inputs copied
   if (bufs.length) {
-    L.push(`    const ${ptrs.join(', ')}`)
-    L.push(`    ${at}`)
+    L.push(`    const ${order.map((i, j) => j === 0 ? `p${i} = M.scratch` : `p${i} = p${order[j - 1]} + pad(n${order[j - 1]})`).join(', ')}`)
   }
+  const usesF64 = args.some((a) => a.kind === 'num')
+  L.push(`    const slots = M.args, u32 = M.u32${bufs.some((i) => !writeOnly(args[i])) ? ', u8 = M.u8' : ''}${usesF64 ? ', f64 = M.f64' : ''}`)
+  args.forEach((a, i) => {
+    const s = i === 0 ? 'slots' : `slots + ${6 * i}`
+    const at = (d) => `slots + ${6 * i + d}`
+    if (a.kind === 'nul') {
+      L.push(`    u32[${s}] = NULL`)
+    } else if (a.kind === 'num') {
+      L.push(`    u32[${s}] = NUMBER; f64[(${at(4)}) >>> 1] = ${p[i]}`)
+    } else {
+      const put = `${writeOnly(a) ? '' : `u8Set(u8, ${p[i]}, p${i}); `}u32[${s}] = TYPEDARRAY; u32[${at(2)}] = p${i}; u32[${at(3)}] = n${i}`
+      L.push(optional(i) ? `    if (n${i} > 0) { ${put} } else u32[${s}] = NULL` : `    ${put}`)
+    }
+  })
   L.push(`    const failed = call(X[${k}], ${n})`)
   if (outs.some((o) => writeOnly(args[o]))) L.push('    const keep = kept(failed)')
   for (const o of outs) {

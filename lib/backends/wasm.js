@@ -139,9 +139,9 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
   var outView = null // views of the scratch area that outputs are copied from (copyRegion)
   var scratch = 0 // the reusable area arguments are copied to (malloc'd, grown on demand)
   var scratchSize = 0
-  // The state the generated functions (wasm-functions/<family>.js) read: scratch area, its size, and whether
-  // a call is running.
-  var M = { scratch: 0, size: 0, busy: false }
+  // The state the generated functions (wasm-functions/<family>.js) read: scratch area, its size,
+  // whether a call is running, the views of linear memory and where the argument slots are.
+  var M = { scratch: 0, size: 0, busy: false, u8: null, u32: null, f64: null, args: 0 }
 
   // A fresh instance: at load, and after a trap (libsodium's abort() on misuse, which would end a
   // native process) left the old one in an unknown state.
@@ -163,6 +163,9 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
     u8 = new U8(memory.buffer)
     u32 = new Uint32Array(memory.buffer)
     f64 = new Float64Array(memory.buffer)
+    M.u8 = u8
+    M.u32 = u32
+    M.f64 = f64
     if (outView !== null) { outView.fill(null); outLen.fill(-1) } // views of the old memory
   }
 
@@ -176,7 +179,7 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
   }
 
   const MAX_ARGS = wasm.nat_max_args()
-  var ARGS = wasm.nat_args_address() >>> 2 // u32 index of slot 0; a slot is 6 u32s
+  var ARGS = M.args = wasm.nat_args_address() >>> 2 // u32 index of slot 0; a slot is 6 u32s
   var RESULT = wasm.nat_result_address() >>> 2
   var ERROR = wasm.nat_error_address() >>> 2
 
@@ -445,38 +448,10 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
   // Room for n bytes in the scratch area (16-byte aligned); an absent one (-1) takes none.
   function pad (n) { return (n + 15) & -16 }
 
-  // Argument slot i: a buffer of n bytes at ptr (copied there first, for copyIn; null when n < 0,
-  // for the Opt forms), null, a number. The buffer forms return where the next buffer goes.
-  function place (i, ptr, n) {
-    const s = ARGS + i * 6
-    u32[s] = TYPEDARRAY
-    u32[s + 2] = ptr
-    u32[s + 3] = n
-    return ptr + pad(n)
-  }
-  function copyIn (i, v, ptr, n) {
-    u8Set(u8, v, ptr)
-    return place(i, ptr, n)
-  }
-  function placeOpt (i, ptr, n) {
-    if (n > 0) return place(i, ptr, n)
-    putNull(i)
-    return ptr
-  }
-  function copyInOpt (i, v, ptr, n) {
-    if (n > 0) return copyIn(i, v, ptr, n)
-    putNull(i)
-    return ptr
-  }
-  function putNull (i) { u32[ARGS + i * 6] = NULL }
-  function putNumber (i, x) {
-    const s = ARGS + i * 6
-    u32[s] = NUMBER
-    f64[(s >>> 1) + 2] = x
-  }
 
-  // nat_call, which wipes the inputs (the fast path's buffers are copies of their own, placed by
-  // place/copyIn); a trap restarts the module and throws, as on the generic path.
+  // nat_call, which wipes the inputs (the fast path's buffers are copies of their own, each at a
+  // 16-byte aligned place with its length rounded up to 16 to itself); a trap restarts the module
+  // and throws, as on the generic path.
   function call (index, argc) {
     disown()
     let answer
@@ -575,7 +550,7 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
   const byName = new Map()
   for (let i = 0; i < names.length; i++) byName.set(names[i], i)
   const rt = {
-    M, slow, lengthOf, own, bufferOf: typedArrayBuffer, shared, pad, place, placeOpt, copyIn, copyInOpt, putNull, putNumber, call, kept, copyOut, finish,
+    M, slow, lengthOf, own, bufferOf: typedArrayBuffer, shared, pad, u8Set, call, kept, copyOut, finish, TYPEDARRAY, NULL, NUMBER,
     index: (name) => byName.has(name) ? byName.get(name) : -1
   }
   // A family's functions are compiled when the first of them is read (lib/lazy.js).

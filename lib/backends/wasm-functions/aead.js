@@ -7,7 +7,7 @@
 // dead zone at every use, which also grew each function past the size V8 inlines into the main
 // API's functions.
 module.exports = function wasmFunctions (rt) {
-  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, place = rt.place, placeOpt = rt.placeOpt, copyIn = rt.copyIn, copyInOpt = rt.copyInOpt, putNull = rt.putNull, putNumber = rt.putNumber, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish // eslint-disable-line no-var
+  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, u8Set = rt.u8Set, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish, TYPEDARRAY = rt.TYPEDARRAY, NULL = rt.NULL, NUMBER = rt.NUMBER // eslint-disable-line no-var
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
     'crypto_aead_xchacha20poly1305_ietf_encrypt',
@@ -60,9 +60,14 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[0], c, m, ad, nsec, npub, k)
     }
     M.busy = true
-    putNull(3)
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p4 = copyInOpt(2, ad, p2, n2), p5 = copyIn(4, npub, p4, n4)
-    copyIn(5, k, p5, n5)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p4 = p2 + pad(n2), p5 = p4 + pad(n4)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    if (n2 > 0) { u8Set(u8, ad, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2 } else u32[slots + 12] = NULL
+    u32[slots + 18] = NULL
+    u8Set(u8, npub, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
+    u8Set(u8, k, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
     const failed = call(X[0], 6)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -80,9 +85,14 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[1], m, nsec, c, ad, npub, k)
     }
     M.busy = true
-    putNull(1)
-    const p0 = M.scratch, p2 = place(0, p0, n0), p3 = copyIn(2, c, p2, n2), p4 = copyInOpt(3, ad, p3, n3), p5 = copyIn(4, npub, p4, n4)
-    copyIn(5, k, p5, n5)
+    const p0 = M.scratch, p2 = p0 + pad(n0), p3 = p2 + pad(n2), p4 = p3 + pad(n3), p5 = p4 + pad(n4)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NULL
+    u8Set(u8, c, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    if (n3 > 0) { u8Set(u8, ad, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
+    u8Set(u8, npub, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
+    u8Set(u8, k, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
     const failed = call(X[1], 6)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -100,9 +110,15 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[2], c, mac, m, ad, nsec, npub, k)
     }
     M.busy = true
-    putNull(4)
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1), p3 = copyIn(2, m, p2, n2), p5 = copyInOpt(3, ad, p3, n3), p6 = copyIn(5, npub, p5, n5)
-    copyIn(6, k, p6, n6)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p5 = p3 + pad(n3), p6 = p5 + pad(n5)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    if (n3 > 0) { u8Set(u8, ad, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
+    u32[slots + 24] = NULL
+    u8Set(u8, npub, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
+    u8Set(u8, k, p6); u32[slots + 36] = TYPEDARRAY; u32[slots + 38] = p6; u32[slots + 39] = n6
     const failed = call(X[2], 7)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -121,9 +137,15 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[3], m, nsec, c, mac, ad, npub, k)
     }
     M.busy = true
-    putNull(1)
-    const p0 = M.scratch, p2 = place(0, p0, n0), p3 = copyIn(2, c, p2, n2), p4 = copyIn(3, mac, p3, n3), p5 = copyInOpt(4, ad, p4, n4), p6 = copyIn(5, npub, p5, n5)
-    copyIn(6, k, p6, n6)
+    const p0 = M.scratch, p2 = p0 + pad(n0), p3 = p2 + pad(n2), p4 = p3 + pad(n3), p5 = p4 + pad(n4), p6 = p5 + pad(n5)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NULL
+    u8Set(u8, c, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, mac, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    if (n4 > 0) { u8Set(u8, ad, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4 } else u32[slots + 24] = NULL
+    u8Set(u8, npub, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
+    u8Set(u8, k, p6); u32[slots + 36] = TYPEDARRAY; u32[slots + 38] = p6; u32[slots + 39] = n6
     const failed = call(X[3], 7)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -138,7 +160,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[4], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[4], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -156,9 +179,14 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[5], c, m, ad, nsec, npub, k)
     }
     M.busy = true
-    putNull(3)
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p4 = copyInOpt(2, ad, p2, n2), p5 = copyIn(4, npub, p4, n4)
-    copyIn(5, k, p5, n5)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p4 = p2 + pad(n2), p5 = p4 + pad(n4)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    if (n2 > 0) { u8Set(u8, ad, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2 } else u32[slots + 12] = NULL
+    u32[slots + 18] = NULL
+    u8Set(u8, npub, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
+    u8Set(u8, k, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
     const failed = call(X[5], 6)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -176,9 +204,14 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[6], m, nsec, c, ad, npub, k)
     }
     M.busy = true
-    putNull(1)
-    const p0 = M.scratch, p2 = place(0, p0, n0), p3 = copyIn(2, c, p2, n2), p4 = copyInOpt(3, ad, p3, n3), p5 = copyIn(4, npub, p4, n4)
-    copyIn(5, k, p5, n5)
+    const p0 = M.scratch, p2 = p0 + pad(n0), p3 = p2 + pad(n2), p4 = p3 + pad(n3), p5 = p4 + pad(n4)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NULL
+    u8Set(u8, c, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    if (n3 > 0) { u8Set(u8, ad, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
+    u8Set(u8, npub, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
+    u8Set(u8, k, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
     const failed = call(X[6], 6)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -196,9 +229,15 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[7], c, mac, m, ad, nsec, npub, k)
     }
     M.busy = true
-    putNull(4)
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1), p3 = copyIn(2, m, p2, n2), p5 = copyInOpt(3, ad, p3, n3), p6 = copyIn(5, npub, p5, n5)
-    copyIn(6, k, p6, n6)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p5 = p3 + pad(n3), p6 = p5 + pad(n5)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    if (n3 > 0) { u8Set(u8, ad, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
+    u32[slots + 24] = NULL
+    u8Set(u8, npub, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
+    u8Set(u8, k, p6); u32[slots + 36] = TYPEDARRAY; u32[slots + 38] = p6; u32[slots + 39] = n6
     const failed = call(X[7], 7)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -217,9 +256,15 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[8], m, nsec, c, mac, ad, npub, k)
     }
     M.busy = true
-    putNull(1)
-    const p0 = M.scratch, p2 = place(0, p0, n0), p3 = copyIn(2, c, p2, n2), p4 = copyIn(3, mac, p3, n3), p5 = copyInOpt(4, ad, p4, n4), p6 = copyIn(5, npub, p5, n5)
-    copyIn(6, k, p6, n6)
+    const p0 = M.scratch, p2 = p0 + pad(n0), p3 = p2 + pad(n2), p4 = p3 + pad(n3), p5 = p4 + pad(n4), p6 = p5 + pad(n5)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NULL
+    u8Set(u8, c, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, mac, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    if (n4 > 0) { u8Set(u8, ad, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4 } else u32[slots + 24] = NULL
+    u8Set(u8, npub, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
+    u8Set(u8, k, p6); u32[slots + 36] = TYPEDARRAY; u32[slots + 38] = p6; u32[slots + 39] = n6
     const failed = call(X[8], 7)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -234,7 +279,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[9], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[9], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -252,9 +298,14 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[10], c, m, ad, nsec, npub, k)
     }
     M.busy = true
-    putNull(3)
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p4 = copyInOpt(2, ad, p2, n2), p5 = copyIn(4, npub, p4, n4)
-    copyIn(5, k, p5, n5)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p4 = p2 + pad(n2), p5 = p4 + pad(n4)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    if (n2 > 0) { u8Set(u8, ad, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2 } else u32[slots + 12] = NULL
+    u32[slots + 18] = NULL
+    u8Set(u8, npub, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
+    u8Set(u8, k, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
     const failed = call(X[10], 6)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -272,9 +323,14 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[11], m, nsec, c, ad, npub, k)
     }
     M.busy = true
-    putNull(1)
-    const p0 = M.scratch, p2 = place(0, p0, n0), p3 = copyIn(2, c, p2, n2), p4 = copyInOpt(3, ad, p3, n3), p5 = copyIn(4, npub, p4, n4)
-    copyIn(5, k, p5, n5)
+    const p0 = M.scratch, p2 = p0 + pad(n0), p3 = p2 + pad(n2), p4 = p3 + pad(n3), p5 = p4 + pad(n4)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NULL
+    u8Set(u8, c, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    if (n3 > 0) { u8Set(u8, ad, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
+    u8Set(u8, npub, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
+    u8Set(u8, k, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
     const failed = call(X[11], 6)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -292,9 +348,15 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[12], c, mac, m, ad, nsec, npub, k)
     }
     M.busy = true
-    putNull(4)
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1), p3 = copyIn(2, m, p2, n2), p5 = copyInOpt(3, ad, p3, n3), p6 = copyIn(5, npub, p5, n5)
-    copyIn(6, k, p6, n6)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p5 = p3 + pad(n3), p6 = p5 + pad(n5)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    if (n3 > 0) { u8Set(u8, ad, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
+    u32[slots + 24] = NULL
+    u8Set(u8, npub, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
+    u8Set(u8, k, p6); u32[slots + 36] = TYPEDARRAY; u32[slots + 38] = p6; u32[slots + 39] = n6
     const failed = call(X[12], 7)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -313,9 +375,15 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[13], m, nsec, c, mac, ad, npub, k)
     }
     M.busy = true
-    putNull(1)
-    const p0 = M.scratch, p2 = place(0, p0, n0), p3 = copyIn(2, c, p2, n2), p4 = copyIn(3, mac, p3, n3), p5 = copyInOpt(4, ad, p4, n4), p6 = copyIn(5, npub, p5, n5)
-    copyIn(6, k, p6, n6)
+    const p0 = M.scratch, p2 = p0 + pad(n0), p3 = p2 + pad(n2), p4 = p3 + pad(n3), p5 = p4 + pad(n4), p6 = p5 + pad(n5)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NULL
+    u8Set(u8, c, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, mac, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    if (n4 > 0) { u8Set(u8, ad, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4 } else u32[slots + 24] = NULL
+    u8Set(u8, npub, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
+    u8Set(u8, k, p6); u32[slots + 36] = TYPEDARRAY; u32[slots + 38] = p6; u32[slots + 39] = n6
     const failed = call(X[13], 7)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -330,7 +398,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[14], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[14], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -348,9 +417,14 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[15], c, m, ad, nsec, npub, k)
     }
     M.busy = true
-    putNull(3)
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p4 = copyInOpt(2, ad, p2, n2), p5 = copyIn(4, npub, p4, n4)
-    copyIn(5, k, p5, n5)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p4 = p2 + pad(n2), p5 = p4 + pad(n4)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    if (n2 > 0) { u8Set(u8, ad, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2 } else u32[slots + 12] = NULL
+    u32[slots + 18] = NULL
+    u8Set(u8, npub, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
+    u8Set(u8, k, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
     const failed = call(X[15], 6)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -368,9 +442,14 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[16], m, nsec, c, ad, npub, k)
     }
     M.busy = true
-    putNull(1)
-    const p0 = M.scratch, p2 = place(0, p0, n0), p3 = copyIn(2, c, p2, n2), p4 = copyInOpt(3, ad, p3, n3), p5 = copyIn(4, npub, p4, n4)
-    copyIn(5, k, p5, n5)
+    const p0 = M.scratch, p2 = p0 + pad(n0), p3 = p2 + pad(n2), p4 = p3 + pad(n3), p5 = p4 + pad(n4)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NULL
+    u8Set(u8, c, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    if (n3 > 0) { u8Set(u8, ad, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
+    u8Set(u8, npub, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
+    u8Set(u8, k, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
     const failed = call(X[16], 6)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -388,9 +467,15 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[17], c, mac, m, ad, nsec, npub, k)
     }
     M.busy = true
-    putNull(4)
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1), p3 = copyIn(2, m, p2, n2), p5 = copyInOpt(3, ad, p3, n3), p6 = copyIn(5, npub, p5, n5)
-    copyIn(6, k, p6, n6)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p5 = p3 + pad(n3), p6 = p5 + pad(n5)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    if (n3 > 0) { u8Set(u8, ad, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
+    u32[slots + 24] = NULL
+    u8Set(u8, npub, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
+    u8Set(u8, k, p6); u32[slots + 36] = TYPEDARRAY; u32[slots + 38] = p6; u32[slots + 39] = n6
     const failed = call(X[17], 7)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -409,9 +494,15 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[18], m, nsec, c, mac, ad, npub, k)
     }
     M.busy = true
-    putNull(1)
-    const p0 = M.scratch, p2 = place(0, p0, n0), p3 = copyIn(2, c, p2, n2), p4 = copyIn(3, mac, p3, n3), p5 = copyInOpt(4, ad, p4, n4), p6 = copyIn(5, npub, p5, n5)
-    copyIn(6, k, p6, n6)
+    const p0 = M.scratch, p2 = p0 + pad(n0), p3 = p2 + pad(n2), p4 = p3 + pad(n3), p5 = p4 + pad(n4), p6 = p5 + pad(n5)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NULL
+    u8Set(u8, c, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, mac, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    if (n4 > 0) { u8Set(u8, ad, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4 } else u32[slots + 24] = NULL
+    u8Set(u8, npub, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
+    u8Set(u8, k, p6); u32[slots + 36] = TYPEDARRAY; u32[slots + 38] = p6; u32[slots + 39] = n6
     const failed = call(X[18], 7)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -426,7 +517,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[19], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[19], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -444,9 +536,14 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[20], c, m, ad, nsec, npub, k)
     }
     M.busy = true
-    putNull(3)
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p4 = copyInOpt(2, ad, p2, n2), p5 = copyIn(4, npub, p4, n4)
-    copyIn(5, k, p5, n5)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p4 = p2 + pad(n2), p5 = p4 + pad(n4)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    if (n2 > 0) { u8Set(u8, ad, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2 } else u32[slots + 12] = NULL
+    u32[slots + 18] = NULL
+    u8Set(u8, npub, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
+    u8Set(u8, k, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
     const failed = call(X[20], 6)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -464,9 +561,14 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[21], m, nsec, c, ad, npub, k)
     }
     M.busy = true
-    putNull(1)
-    const p0 = M.scratch, p2 = place(0, p0, n0), p3 = copyIn(2, c, p2, n2), p4 = copyInOpt(3, ad, p3, n3), p5 = copyIn(4, npub, p4, n4)
-    copyIn(5, k, p5, n5)
+    const p0 = M.scratch, p2 = p0 + pad(n0), p3 = p2 + pad(n2), p4 = p3 + pad(n3), p5 = p4 + pad(n4)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NULL
+    u8Set(u8, c, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    if (n3 > 0) { u8Set(u8, ad, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
+    u8Set(u8, npub, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
+    u8Set(u8, k, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
     const failed = call(X[21], 6)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -484,9 +586,15 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[22], c, mac, m, ad, nsec, npub, k)
     }
     M.busy = true
-    putNull(4)
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1), p3 = copyIn(2, m, p2, n2), p5 = copyInOpt(3, ad, p3, n3), p6 = copyIn(5, npub, p5, n5)
-    copyIn(6, k, p6, n6)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p5 = p3 + pad(n3), p6 = p5 + pad(n5)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    if (n3 > 0) { u8Set(u8, ad, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
+    u32[slots + 24] = NULL
+    u8Set(u8, npub, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
+    u8Set(u8, k, p6); u32[slots + 36] = TYPEDARRAY; u32[slots + 38] = p6; u32[slots + 39] = n6
     const failed = call(X[22], 7)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -505,9 +613,15 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[23], m, nsec, c, mac, ad, npub, k)
     }
     M.busy = true
-    putNull(1)
-    const p0 = M.scratch, p2 = place(0, p0, n0), p3 = copyIn(2, c, p2, n2), p4 = copyIn(3, mac, p3, n3), p5 = copyInOpt(4, ad, p4, n4), p6 = copyIn(5, npub, p5, n5)
-    copyIn(6, k, p6, n6)
+    const p0 = M.scratch, p2 = p0 + pad(n0), p3 = p2 + pad(n2), p4 = p3 + pad(n3), p5 = p4 + pad(n4), p6 = p5 + pad(n5)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NULL
+    u8Set(u8, c, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, mac, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    if (n4 > 0) { u8Set(u8, ad, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4 } else u32[slots + 24] = NULL
+    u8Set(u8, npub, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
+    u8Set(u8, k, p6); u32[slots + 36] = TYPEDARRAY; u32[slots + 38] = p6; u32[slots + 39] = n6
     const failed = call(X[23], 7)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -522,7 +636,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[24], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[24], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -540,9 +655,14 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, k, n5)) return slow(X[25], c, m, ad, nsec, npub, k)
     }
     M.busy = true
-    putNull(3)
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p4 = copyInOpt(2, ad, p2, n2), p5 = copyIn(4, npub, p4, n4)
-    copyIn(5, k, p5, n5)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p4 = p2 + pad(n2), p5 = p4 + pad(n4)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    if (n2 > 0) { u8Set(u8, ad, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2 } else u32[slots + 12] = NULL
+    u32[slots + 18] = NULL
+    u8Set(u8, npub, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
+    u8Set(u8, k, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
     const failed = call(X[25], 6)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -560,9 +680,14 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, k, n5)) return slow(X[26], m, nsec, c, ad, npub, k)
     }
     M.busy = true
-    putNull(1)
-    const p0 = M.scratch, p2 = place(0, p0, n0), p3 = copyIn(2, c, p2, n2), p4 = copyInOpt(3, ad, p3, n3), p5 = copyIn(4, npub, p4, n4)
-    copyIn(5, k, p5, n5)
+    const p0 = M.scratch, p2 = p0 + pad(n0), p3 = p2 + pad(n2), p4 = p3 + pad(n3), p5 = p4 + pad(n4)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NULL
+    u8Set(u8, c, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    if (n3 > 0) { u8Set(u8, ad, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
+    u8Set(u8, npub, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
+    u8Set(u8, k, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
     const failed = call(X[26], 6)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -580,9 +705,15 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, k, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, k, n6)) return slow(X[27], c, mac, m, ad, nsec, npub, k)
     }
     M.busy = true
-    putNull(4)
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1), p3 = copyIn(2, m, p2, n2), p5 = copyInOpt(3, ad, p3, n3), p6 = copyIn(5, npub, p5, n5)
-    copyIn(6, k, p6, n6)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p5 = p3 + pad(n3), p6 = p5 + pad(n5)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    if (n3 > 0) { u8Set(u8, ad, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
+    u32[slots + 24] = NULL
+    u8Set(u8, npub, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
+    u8Set(u8, k, p6); u32[slots + 36] = TYPEDARRAY; u32[slots + 38] = p6; u32[slots + 39] = n6
     const failed = call(X[27], 7)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -601,9 +732,15 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, k, n6)) return slow(X[28], m, nsec, c, mac, ad, npub, k)
     }
     M.busy = true
-    putNull(1)
-    const p0 = M.scratch, p2 = place(0, p0, n0), p3 = copyIn(2, c, p2, n2), p4 = copyIn(3, mac, p3, n3), p5 = copyInOpt(4, ad, p4, n4), p6 = copyIn(5, npub, p5, n5)
-    copyIn(6, k, p6, n6)
+    const p0 = M.scratch, p2 = p0 + pad(n0), p3 = p2 + pad(n2), p4 = p3 + pad(n3), p5 = p4 + pad(n4), p6 = p5 + pad(n5)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NULL
+    u8Set(u8, c, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, mac, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    if (n4 > 0) { u8Set(u8, ad, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4 } else u32[slots + 24] = NULL
+    u8Set(u8, npub, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
+    u8Set(u8, k, p6); u32[slots + 36] = TYPEDARRAY; u32[slots + 38] = p6; u32[slots + 39] = n6
     const failed = call(X[28], 7)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -618,7 +755,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[29], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[29], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -629,6 +767,7 @@ module.exports = function wasmFunctions (rt) {
   function crypto_aead_aes256gcm_is_available () {
     if (M.busy) return slow(X[30], )
     M.busy = true
+    const slots = M.args, u32 = M.u32
     const failed = call(X[30], 0)
     return finish(failed, 0)
   }
@@ -644,8 +783,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, ctx, n0, b1, k, n1)) return slow(X[31], ctx, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, ctx, p0, n0)
-    copyIn(1, k, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, ctx, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, k, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[31], 2)
     copyOut(0, ctx, p0, n0, size)
     return finish(failed, outputs)
@@ -662,9 +803,14 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, ad, n2) || shared(b0, c, n0, b4, npub, n4) || shared(b0, c, n0, b5, ctx, n5) || shared(b5, ctx, n5, b1, m, n1) || shared(b5, ctx, n5, b2, ad, n2) || shared(b5, ctx, n5, b4, npub, n4)) return slow(X[32], c, m, ad, nsec, npub, ctx)
     }
     M.busy = true
-    putNull(3)
-    const p0 = M.scratch, p5 = place(0, p0, n0), p1 = copyIn(5, ctx, p5, n5), p2 = copyIn(1, m, p1, n1), p4 = copyInOpt(2, ad, p2, n2)
-    copyIn(4, npub, p4, n4)
+    const p0 = M.scratch, p5 = p0 + pad(n0), p1 = p5 + pad(n5), p2 = p1 + pad(n1), p4 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    if (n2 > 0) { u8Set(u8, ad, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2 } else u32[slots + 12] = NULL
+    u32[slots + 18] = NULL
+    u8Set(u8, npub, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
+    u8Set(u8, ctx, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
     const failed = call(X[32], 6)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -683,9 +829,14 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, ad, n3) || shared(b0, m, n0, b4, npub, n4) || shared(b0, m, n0, b5, ctx, n5) || shared(b5, ctx, n5, b2, c, n2) || shared(b5, ctx, n5, b3, ad, n3) || shared(b5, ctx, n5, b4, npub, n4)) return slow(X[33], m, nsec, c, ad, npub, ctx)
     }
     M.busy = true
-    putNull(1)
-    const p0 = M.scratch, p5 = place(0, p0, n0), p2 = copyIn(5, ctx, p5, n5), p3 = copyIn(2, c, p2, n2), p4 = copyInOpt(3, ad, p3, n3)
-    copyIn(4, npub, p4, n4)
+    const p0 = M.scratch, p5 = p0 + pad(n0), p2 = p5 + pad(n5), p3 = p2 + pad(n2), p4 = p3 + pad(n3)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NULL
+    u8Set(u8, c, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    if (n3 > 0) { u8Set(u8, ad, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
+    u8Set(u8, npub, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
+    u8Set(u8, ctx, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
     const failed = call(X[33], 6)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -704,9 +855,15 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, ad, n3) || shared(b0, c, n0, b5, npub, n5) || shared(b0, c, n0, b6, ctx, n6) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, ad, n3) || shared(b1, mac, n1, b5, npub, n5) || shared(b1, mac, n1, b6, ctx, n6) || shared(b6, ctx, n6, b2, m, n2) || shared(b6, ctx, n6, b3, ad, n3) || shared(b6, ctx, n6, b5, npub, n5)) return slow(X[34], c, mac, m, ad, nsec, npub, ctx)
     }
     M.busy = true
-    putNull(4)
-    const p0 = M.scratch, p1 = place(0, p0, n0), p6 = place(1, p1, n1), p2 = copyIn(6, ctx, p6, n6), p3 = copyIn(2, m, p2, n2), p5 = copyInOpt(3, ad, p3, n3)
-    copyIn(5, npub, p5, n5)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p6 = p1 + pad(n1), p2 = p6 + pad(n6), p3 = p2 + pad(n2), p5 = p3 + pad(n3)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    if (n3 > 0) { u8Set(u8, ad, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
+    u32[slots + 24] = NULL
+    u8Set(u8, npub, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
+    u8Set(u8, ctx, p6); u32[slots + 36] = TYPEDARRAY; u32[slots + 38] = p6; u32[slots + 39] = n6
     const failed = call(X[34], 7)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -726,9 +883,15 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b2, c, n2) || shared(b0, m, n0, b3, mac, n3) || shared(b0, m, n0, b4, ad, n4) || shared(b0, m, n0, b5, npub, n5) || shared(b0, m, n0, b6, ctx, n6) || shared(b6, ctx, n6, b2, c, n2) || shared(b6, ctx, n6, b3, mac, n3) || shared(b6, ctx, n6, b4, ad, n4) || shared(b6, ctx, n6, b5, npub, n5)) return slow(X[35], m, nsec, c, mac, ad, npub, ctx)
     }
     M.busy = true
-    putNull(1)
-    const p0 = M.scratch, p6 = place(0, p0, n0), p2 = copyIn(6, ctx, p6, n6), p3 = copyIn(2, c, p2, n2), p4 = copyIn(3, mac, p3, n3), p5 = copyInOpt(4, ad, p4, n4)
-    copyIn(5, npub, p5, n5)
+    const p0 = M.scratch, p6 = p0 + pad(n0), p2 = p6 + pad(n6), p3 = p2 + pad(n2), p4 = p3 + pad(n3), p5 = p4 + pad(n4)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NULL
+    u8Set(u8, c, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, mac, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    if (n4 > 0) { u8Set(u8, ad, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4 } else u32[slots + 24] = NULL
+    u8Set(u8, npub, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
+    u8Set(u8, ctx, p6); u32[slots + 36] = TYPEDARRAY; u32[slots + 38] = p6; u32[slots + 39] = n6
     const failed = call(X[35], 7)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)

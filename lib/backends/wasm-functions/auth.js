@@ -7,7 +7,7 @@
 // dead zone at every use, which also grew each function past the size V8 inlines into the main
 // API's functions.
 module.exports = function wasmFunctions (rt) {
-  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, place = rt.place, placeOpt = rt.placeOpt, copyIn = rt.copyIn, copyInOpt = rt.copyInOpt, putNull = rt.putNull, putNumber = rt.putNumber, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish // eslint-disable-line no-var
+  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, u8Set = rt.u8Set, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish, TYPEDARRAY = rt.TYPEDARRAY, NULL = rt.NULL, NUMBER = rt.NUMBER // eslint-disable-line no-var
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
     'crypto_auth',
@@ -57,8 +57,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[0], out, in_, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[0], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -71,8 +74,11 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0) + pad(n1) + pad(n2)
     if (n0 === 0 || n1 === 0 || n2 === 0 || size > M.size || M.busy) return slow(X[1], h, in_, k)
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, h, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, h, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[1], 3)
     return finish(failed, 0)
   }
@@ -85,7 +91,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[2], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[2], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -103,8 +110,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[3], out, in_, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[3], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -117,8 +127,11 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0) + pad(n1) + pad(n2)
     if (n0 === 0 || n1 === 0 || n2 === 0 || size > M.size || M.busy) return slow(X[4], h, in_, k)
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, h, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, h, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[4], 3)
     return finish(failed, 0)
   }
@@ -131,7 +144,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[5], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[5], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -149,8 +163,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, key, n1)) return slow(X[6], state, key)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, key, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, key, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[6], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -167,8 +183,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[7], state, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[7], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -185,8 +203,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[8], state, out)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[8], 2)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -205,8 +225,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[9], out, in_, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[9], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -219,8 +242,11 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0) + pad(n1) + pad(n2)
     if (n0 === 0 || n1 === 0 || n2 === 0 || size > M.size || M.busy) return slow(X[10], h, in_, k)
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, h, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, h, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[10], 3)
     return finish(failed, 0)
   }
@@ -233,7 +259,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[11], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[11], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -251,8 +278,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, key, n1)) return slow(X[12], state, key)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, key, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, key, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[12], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -269,8 +298,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[13], state, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[13], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -287,8 +318,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[14], state, out)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[14], 2)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -307,8 +340,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[15], out, in_, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[15], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -321,8 +357,11 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0) + pad(n1) + pad(n2)
     if (n0 === 0 || n1 === 0 || n2 === 0 || size > M.size || M.busy) return slow(X[16], h, in_, k)
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, h, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, h, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[16], 3)
     return finish(failed, 0)
   }
@@ -335,7 +374,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[17], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[17], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -353,8 +393,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, key, n1)) return slow(X[18], state, key)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, key, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, key, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[18], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -371,8 +413,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[19], state, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[19], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -389,8 +433,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[20], state, out)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[20], 2)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -409,8 +455,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[21], out, in_, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[21], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -423,8 +472,11 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0) + pad(n1) + pad(n2)
     if (n0 === 0 || n1 === 0 || n2 === 0 || size > M.size || M.busy) return slow(X[22], h, in_, k)
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, h, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, h, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[22], 3)
     return finish(failed, 0)
   }
@@ -437,7 +489,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[23], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[23], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -455,8 +508,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, key, n1)) return slow(X[24], state, key)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, key, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, key, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[24], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -473,8 +528,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[25], state, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[25], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -491,8 +548,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[26], state, out)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[26], 2)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -511,8 +570,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[27], out, in_, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[27], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -525,8 +587,11 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0) + pad(n1) + pad(n2)
     if (n0 === 0 || n1 === 0 || n2 === 0 || size > M.size || M.busy) return slow(X[28], h, in_, k)
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, h, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, h, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[28], 3)
     return finish(failed, 0)
   }
@@ -539,7 +604,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[29], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[29], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -557,8 +623,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, key, n1)) return slow(X[30], state, key)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, key, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, key, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[30], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -575,8 +643,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[31], state, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[31], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -593,8 +663,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[32], state, out)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[32], 2)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)

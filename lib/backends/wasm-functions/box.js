@@ -7,7 +7,7 @@
 // dead zone at every use, which also grew each function past the size V8 inlines into the main
 // API's functions.
 module.exports = function wasmFunctions (rt) {
-  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, place = rt.place, placeOpt = rt.placeOpt, copyIn = rt.copyIn, copyInOpt = rt.copyInOpt, putNull = rt.putNull, putNumber = rt.putNumber, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish // eslint-disable-line no-var
+  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, u8Set = rt.u8Set, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish, TYPEDARRAY = rt.TYPEDARRAY, NULL = rt.NULL, NUMBER = rt.NUMBER // eslint-disable-line no-var
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
     'crypto_box_keypair',
@@ -57,8 +57,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[0], pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[0], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, pk, p0, n0, size)
@@ -77,8 +79,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[1], pk, sk, seed)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, seed, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, seed, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[1], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, pk, p0, n0, size)
@@ -97,8 +102,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, k, n0, b1, pk, n1) || shared(b0, k, n0, b2, sk, n2)) return slow(X[2], k, pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, pk, p1, n1)
-    copyIn(2, sk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, pk, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, sk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[2], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -116,8 +124,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, pk, n3) || shared(b0, c, n0, b4, sk, n4)) return slow(X[3], c, m, n, pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p3 = copyIn(2, n, p2, n2), p4 = copyIn(3, pk, p3, n3)
-    copyIn(4, sk, p4, n4)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p4 = p3 + pad(n3)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, pk, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    u8Set(u8, sk, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
     const failed = call(X[3], 5)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -135,8 +148,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, pk, n3) || shared(b0, m, n0, b4, sk, n4)) return slow(X[4], m, c, n, pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, c, p1, n1), p3 = copyIn(2, n, p2, n2), p4 = copyIn(3, pk, p3, n3)
-    copyIn(4, sk, p4, n4)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p4 = p3 + pad(n3)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, c, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, pk, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    u8Set(u8, sk, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
     const failed = call(X[4], 5)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -154,8 +172,14 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, pk, n4) || shared(b0, c, n0, b5, sk, n5) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, pk, n4) || shared(b1, mac, n1, b5, sk, n5)) return slow(X[5], c, mac, m, n, pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1), p3 = copyIn(2, m, p2, n2), p4 = copyIn(3, n, p3, n3), p5 = copyIn(4, pk, p4, n4)
-    copyIn(5, sk, p5, n5)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p4 = p3 + pad(n3), p5 = p4 + pad(n4)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, n, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    u8Set(u8, pk, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
+    u8Set(u8, sk, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
     const failed = call(X[5], 6)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -174,8 +198,14 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, pk, n4) || shared(b0, m, n0, b5, sk, n5)) return slow(X[6], m, c, mac, n, pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, c, p1, n1), p3 = copyIn(2, mac, p2, n2), p4 = copyIn(3, n, p3, n3), p5 = copyIn(4, pk, p4, n4)
-    copyIn(5, sk, p5, n5)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p4 = p3 + pad(n3), p5 = p4 + pad(n4)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, c, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, mac, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, n, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    u8Set(u8, pk, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
+    u8Set(u8, sk, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
     const failed = call(X[6], 6)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -193,8 +223,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[7], c, m, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p3 = copyIn(2, n, p2, n2)
-    copyIn(3, k, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, k, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[7], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -212,8 +246,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[8], m, c, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, c, p1, n1), p3 = copyIn(2, n, p2, n2)
-    copyIn(3, k, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, c, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, k, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[8], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -231,8 +269,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, k, n4) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, k, n4)) return slow(X[9], c, mac, m, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1), p3 = copyIn(2, m, p2, n2), p4 = copyIn(3, n, p3, n3)
-    copyIn(4, k, p4, n4)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p4 = p3 + pad(n3)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, n, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    u8Set(u8, k, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
     const failed = call(X[9], 5)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -251,8 +294,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, k, n4)) return slow(X[10], m, c, mac, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, c, p1, n1), p3 = copyIn(2, mac, p2, n2), p4 = copyIn(3, n, p3, n3)
-    copyIn(4, k, p4, n4)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p4 = p3 + pad(n3)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, c, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, mac, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, n, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    u8Set(u8, k, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
     const failed = call(X[10], 5)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -270,8 +318,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, pk, n2)) return slow(X[11], c, m, pk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1)
-    copyIn(2, pk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, pk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[11], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -289,8 +340,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, pk, n2) || shared(b0, m, n0, b3, sk, n3)) return slow(X[12], m, c, pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, c, p1, n1), p3 = copyIn(2, pk, p2, n2)
-    copyIn(3, sk, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, c, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, pk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, sk, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[12], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -308,8 +363,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[13], pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[13], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, pk, p0, n0, size)
@@ -328,8 +385,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[14], pk, sk, seed)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, seed, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, seed, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[14], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, pk, p0, n0, size)
@@ -348,8 +408,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, k, n0, b1, pk, n1) || shared(b0, k, n0, b2, sk, n2)) return slow(X[15], k, pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, pk, p1, n1)
-    copyIn(2, sk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, pk, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, sk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[15], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -367,8 +430,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, pk, n3) || shared(b0, c, n0, b4, sk, n4)) return slow(X[16], c, m, n, pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p3 = copyIn(2, n, p2, n2), p4 = copyIn(3, pk, p3, n3)
-    copyIn(4, sk, p4, n4)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p4 = p3 + pad(n3)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, pk, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    u8Set(u8, sk, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
     const failed = call(X[16], 5)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -386,8 +454,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, pk, n3) || shared(b0, m, n0, b4, sk, n4)) return slow(X[17], m, c, n, pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, c, p1, n1), p3 = copyIn(2, n, p2, n2), p4 = copyIn(3, pk, p3, n3)
-    copyIn(4, sk, p4, n4)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p4 = p3 + pad(n3)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, c, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, pk, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    u8Set(u8, sk, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
     const failed = call(X[17], 5)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -405,8 +478,14 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, pk, n4) || shared(b0, c, n0, b5, sk, n5) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, pk, n4) || shared(b1, mac, n1, b5, sk, n5)) return slow(X[18], c, mac, m, n, pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1), p3 = copyIn(2, m, p2, n2), p4 = copyIn(3, n, p3, n3), p5 = copyIn(4, pk, p4, n4)
-    copyIn(5, sk, p5, n5)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p4 = p3 + pad(n3), p5 = p4 + pad(n4)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, n, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    u8Set(u8, pk, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
+    u8Set(u8, sk, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
     const failed = call(X[18], 6)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -425,8 +504,14 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, pk, n4) || shared(b0, m, n0, b5, sk, n5)) return slow(X[19], m, c, mac, n, pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, c, p1, n1), p3 = copyIn(2, mac, p2, n2), p4 = copyIn(3, n, p3, n3), p5 = copyIn(4, pk, p4, n4)
-    copyIn(5, sk, p5, n5)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p4 = p3 + pad(n3), p5 = p4 + pad(n4)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, c, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, mac, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, n, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    u8Set(u8, pk, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
+    u8Set(u8, sk, p5); u32[slots + 30] = TYPEDARRAY; u32[slots + 32] = p5; u32[slots + 33] = n5
     const failed = call(X[19], 6)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -444,8 +529,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[20], c, m, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p3 = copyIn(2, n, p2, n2)
-    copyIn(3, k, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, k, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[20], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -463,8 +552,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[21], m, c, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, c, p1, n1), p3 = copyIn(2, n, p2, n2)
-    copyIn(3, k, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, c, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, k, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[21], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -482,8 +575,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, k, n4) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, k, n4)) return slow(X[22], c, mac, m, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1), p3 = copyIn(2, m, p2, n2), p4 = copyIn(3, n, p3, n3)
-    copyIn(4, k, p4, n4)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p4 = p3 + pad(n3)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, n, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    u8Set(u8, k, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
     const failed = call(X[22], 5)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -502,8 +600,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, k, n4)) return slow(X[23], m, c, mac, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, c, p1, n1), p3 = copyIn(2, mac, p2, n2), p4 = copyIn(3, n, p3, n3)
-    copyIn(4, k, p4, n4)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p4 = p3 + pad(n3)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, c, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, mac, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, n, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    u8Set(u8, k, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
     const failed = call(X[23], 5)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -521,8 +624,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, pk, n2)) return slow(X[24], c, m, pk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1)
-    copyIn(2, pk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, pk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[24], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -540,8 +646,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, pk, n2) || shared(b0, m, n0, b3, sk, n3)) return slow(X[25], m, c, pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, c, p1, n1), p3 = copyIn(2, pk, p2, n2)
-    copyIn(3, sk, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, c, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, pk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, sk, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[25], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -559,8 +669,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[26], pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[26], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, pk, p0, n0, size)
@@ -579,8 +691,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[27], pk, sk, seed)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, seed, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, seed, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[27], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, pk, p0, n0, size)
@@ -599,8 +714,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, k, n0, b1, pk, n1) || shared(b0, k, n0, b2, sk, n2)) return slow(X[28], k, pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, pk, p1, n1)
-    copyIn(2, sk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, pk, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, sk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[28], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -618,8 +736,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[29], pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[29], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, pk, p0, n0, size)
@@ -638,8 +758,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[30], pk, sk, seed)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, seed, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, seed, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[30], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, pk, p0, n0, size)
@@ -658,8 +781,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, rx, n0, b1, tx, n1) || shared(b0, rx, n0, b2, client_pk, n2) || shared(b0, rx, n0, b3, client_sk, n3) || shared(b0, rx, n0, b4, server_pk, n4) || shared(b1, tx, n1, b2, client_pk, n2) || shared(b1, tx, n1, b3, client_sk, n3) || shared(b1, tx, n1, b4, server_pk, n4)) return slow(X[31], rx, tx, client_pk, client_sk, server_pk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = placeOpt(0, p0, n0), p2 = placeOpt(1, p1, n1), p3 = copyIn(2, client_pk, p2, n2), p4 = copyIn(3, client_sk, p3, n3)
-    copyIn(4, server_pk, p4, n4)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p4 = p3 + pad(n3)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    if (n0 > 0) { u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0 } else u32[slots] = NULL
+    if (n1 > 0) { u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1 } else u32[slots + 6] = NULL
+    u8Set(u8, client_pk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, client_sk, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    u8Set(u8, server_pk, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
     const failed = call(X[31], 5)
     const keep = kept(failed)
     if (keep && n0 > 0) copyOut(0, rx, p0, n0, size)
@@ -678,8 +806,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, rx, n0, b1, tx, n1) || shared(b0, rx, n0, b2, server_pk, n2) || shared(b0, rx, n0, b3, server_sk, n3) || shared(b0, rx, n0, b4, client_pk, n4) || shared(b1, tx, n1, b2, server_pk, n2) || shared(b1, tx, n1, b3, server_sk, n3) || shared(b1, tx, n1, b4, client_pk, n4)) return slow(X[32], rx, tx, server_pk, server_sk, client_pk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = placeOpt(0, p0, n0), p2 = placeOpt(1, p1, n1), p3 = copyIn(2, server_pk, p2, n2), p4 = copyIn(3, server_sk, p3, n3)
-    copyIn(4, client_pk, p4, n4)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p4 = p3 + pad(n3)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    if (n0 > 0) { u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0 } else u32[slots] = NULL
+    if (n1 > 0) { u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1 } else u32[slots + 6] = NULL
+    u8Set(u8, server_pk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, server_sk, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    u8Set(u8, client_pk, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
     const failed = call(X[32], 5)
     const keep = kept(failed)
     if (keep && n0 > 0) copyOut(0, rx, p0, n0, size)

@@ -7,7 +7,7 @@
 // dead zone at every use, which also grew each function past the size V8 inlines into the main
 // API's functions.
 module.exports = function wasmFunctions (rt) {
-  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, place = rt.place, placeOpt = rt.placeOpt, copyIn = rt.copyIn, copyInOpt = rt.copyInOpt, putNull = rt.putNull, putNumber = rt.putNumber, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish // eslint-disable-line no-var
+  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, u8Set = rt.u8Set, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish, TYPEDARRAY = rt.TYPEDARRAY, NULL = rt.NULL, NUMBER = rt.NUMBER // eslint-disable-line no-var
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
     'crypto_core_ed25519_is_valid_point',
@@ -67,7 +67,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[0], p)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, p, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, p, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[0], 1)
     return finish(failed, 0)
   }
@@ -83,8 +84,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, r, n0, b1, p, n1) || shared(b0, r, n0, b2, q, n2)) return slow(X[1], r, p, q)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, p, p1, n1)
-    copyIn(2, q, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, p, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, q, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[1], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, r, p0, n0, size)
@@ -102,8 +106,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, r, n0, b1, p, n1) || shared(b0, r, n0, b2, q, n2)) return slow(X[2], r, p, q)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, p, p1, n1)
-    copyIn(2, q, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, p, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, q, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[2], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, r, p0, n0, size)
@@ -118,7 +125,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[3], p)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[3], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, p, p0, n0, size)
@@ -133,7 +141,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[4], r)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[4], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, r, p0, n0, size)
@@ -151,8 +160,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, recip, n0, b1, s, n1)) return slow(X[5], recip, s)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, s, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, s, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[5], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, recip, p0, n0, size)
@@ -170,8 +181,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, neg, n0, b1, s, n1)) return slow(X[6], neg, s)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, s, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, s, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[6], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, neg, p0, n0, size)
@@ -189,8 +202,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, comp, n0, b1, s, n1)) return slow(X[7], comp, s)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, s, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, s, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[7], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, comp, p0, n0, size)
@@ -208,8 +223,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[8], z, x, y)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, x, p1, n1)
-    copyIn(2, y, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, x, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, y, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[8], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, z, p0, n0, size)
@@ -227,8 +245,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[9], z, x, y)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, x, p1, n1)
-    copyIn(2, y, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, x, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, y, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[9], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, z, p0, n0, size)
@@ -246,8 +267,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[10], z, x, y)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, x, p1, n1)
-    copyIn(2, y, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, x, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, y, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[10], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, z, p0, n0, size)
@@ -265,8 +289,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, r, n0, b1, s, n1)) return slow(X[11], r, s)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, s, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, s, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[11], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, r, p0, n0, size)
@@ -284,8 +310,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, p, n0, b1, r, n1)) return slow(X[12], p, r)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, r, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, r, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[12], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, p, p0, n0, size)
@@ -303,8 +331,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, p, n0, b1, h, n1)) return slow(X[13], p, h)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, h, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, h, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[13], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, p, p0, n0, size)
@@ -318,7 +348,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[14], p)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, p, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, p, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[14], 1)
     return finish(failed, 0)
   }
@@ -334,8 +365,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, r, n0, b1, p, n1) || shared(b0, r, n0, b2, q, n2)) return slow(X[15], r, p, q)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, p, p1, n1)
-    copyIn(2, q, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, p, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, q, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[15], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, r, p0, n0, size)
@@ -353,8 +387,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, r, n0, b1, p, n1) || shared(b0, r, n0, b2, q, n2)) return slow(X[16], r, p, q)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, p, p1, n1)
-    copyIn(2, q, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, p, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, q, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[16], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, r, p0, n0, size)
@@ -369,7 +406,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[17], p)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[17], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, p, p0, n0, size)
@@ -384,7 +422,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[18], r)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[18], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, r, p0, n0, size)
@@ -402,8 +441,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, recip, n0, b1, s, n1)) return slow(X[19], recip, s)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, s, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, s, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[19], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, recip, p0, n0, size)
@@ -421,8 +462,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, neg, n0, b1, s, n1)) return slow(X[20], neg, s)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, s, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, s, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[20], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, neg, p0, n0, size)
@@ -440,8 +483,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, comp, n0, b1, s, n1)) return slow(X[21], comp, s)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, s, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, s, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[21], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, comp, p0, n0, size)
@@ -459,8 +504,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[22], z, x, y)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, x, p1, n1)
-    copyIn(2, y, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, x, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, y, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[22], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, z, p0, n0, size)
@@ -478,8 +526,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[23], z, x, y)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, x, p1, n1)
-    copyIn(2, y, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, x, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, y, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[23], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, z, p0, n0, size)
@@ -497,8 +548,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, z, n0, b1, x, n1) || shared(b0, z, n0, b2, y, n2)) return slow(X[24], z, x, y)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, x, p1, n1)
-    copyIn(2, y, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, x, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, y, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[24], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, z, p0, n0, size)
@@ -516,8 +570,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, r, n0, b1, s, n1)) return slow(X[25], r, s)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, s, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, s, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[25], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, r, p0, n0, size)
@@ -535,8 +591,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, p, n0, b1, r, n1)) return slow(X[26], p, r)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, r, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, r, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[26], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, p, p0, n0, size)
@@ -554,8 +612,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2) || shared(b0, out, n0, b3, c, n3)) return slow(X[27], out, in_, k, c)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1), p3 = copyIn(2, k, p2, n2)
-    copyInOpt(3, c, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    if (n3 > 0) { u8Set(u8, c, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
     const failed = call(X[27], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -573,8 +635,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2) || shared(b0, out, n0, b3, c, n3)) return slow(X[28], out, in_, k, c)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1), p3 = copyIn(2, k, p2, n2)
-    copyInOpt(3, c, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    if (n3 > 0) { u8Set(u8, c, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
     const failed = call(X[28], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -592,8 +658,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2) || shared(b0, out, n0, b3, c, n3)) return slow(X[29], out, in_, k, c)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1), p3 = copyIn(2, k, p2, n2)
-    copyInOpt(3, c, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    if (n3 > 0) { u8Set(u8, c, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
     const failed = call(X[29], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -611,8 +681,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2) || shared(b0, out, n0, b3, c, n3)) return slow(X[30], out, in_, k, c)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1), p3 = copyIn(2, k, p2, n2)
-    copyInOpt(3, c, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    if (n3 > 0) { u8Set(u8, c, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
     const failed = call(X[30], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -630,8 +704,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2) || shared(b0, out, n0, b3, c, n3)) return slow(X[31], out, in_, k, c)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1), p3 = copyIn(2, k, p2, n2)
-    copyInOpt(3, c, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    if (n3 > 0) { u8Set(u8, c, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
     const failed = call(X[31], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -646,7 +724,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[32], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[32], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -663,9 +742,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, bytes, n1)) return slow(X[33], state, bytes, offset)
     }
     M.busy = true
-    putNumber(2, offset)
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, bytes, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, bytes, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u32[slots + 12] = NUMBER; f64[(slots + 16) >>> 1] = offset
     const failed = call(X[33], 3)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -682,9 +763,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, bytes, n1)) return slow(X[34], state, bytes, offset)
     }
     M.busy = true
-    putNumber(2, offset)
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u32[slots + 12] = NUMBER; f64[(slots + 16) >>> 1] = offset
     const failed = call(X[34], 3)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -700,7 +783,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[35], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[35], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -714,7 +798,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[36], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[36], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -731,8 +816,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, q, n0, b1, n, n1) || shared(b0, q, n0, b2, p, n2)) return slow(X[37], q, n, p)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, n, p1, n1)
-    copyIn(2, p, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, p, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[37], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, q, p0, n0, size)
@@ -750,8 +838,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, q, n0, b1, n, n1)) return slow(X[38], q, n)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, n, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[38], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, q, p0, n0, size)
@@ -769,8 +859,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, q, n0, b1, n, n1) || shared(b0, q, n0, b2, p, n2)) return slow(X[39], q, n, p)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, n, p1, n1)
-    copyIn(2, p, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, p, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[39], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, q, p0, n0, size)
@@ -788,8 +881,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, q, n0, b1, n, n1)) return slow(X[40], q, n)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, n, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[40], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, q, p0, n0, size)
@@ -807,8 +902,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, q, n0, b1, n, n1) || shared(b0, q, n0, b2, p, n2)) return slow(X[41], q, n, p)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, n, p1, n1)
-    copyIn(2, p, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, p, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[41], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, q, p0, n0, size)
@@ -826,8 +924,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, q, n0, b1, n, n1)) return slow(X[42], q, n)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, n, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[42], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, q, p0, n0, size)
@@ -845,8 +945,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, q, n0, b1, n, n1) || shared(b0, q, n0, b2, p, n2)) return slow(X[43], q, n, p)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, n, p1, n1)
-    copyIn(2, p, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, p, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[43], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, q, p0, n0, size)
@@ -864,8 +967,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, q, n0, b1, n, n1)) return slow(X[44], q, n)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, n, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[44], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, q, p0, n0, size)
@@ -883,8 +988,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, q, n0, b1, n, n1) || shared(b0, q, n0, b2, p, n2)) return slow(X[45], q, n, p)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, n, p1, n1)
-    copyIn(2, p, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, p, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[45], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, q, p0, n0, size)
@@ -902,8 +1010,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, q, n0, b1, n, n1)) return slow(X[46], q, n)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, n, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[46], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, q, p0, n0, size)

@@ -7,7 +7,7 @@
 // dead zone at every use, which also grew each function past the size V8 inlines into the main
 // API's functions.
 module.exports = function wasmFunctions (rt) {
-  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, place = rt.place, placeOpt = rt.placeOpt, copyIn = rt.copyIn, copyInOpt = rt.copyInOpt, putNull = rt.putNull, putNumber = rt.putNumber, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish // eslint-disable-line no-var
+  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, u8Set = rt.u8Set, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish, TYPEDARRAY = rt.TYPEDARRAY, NULL = rt.NULL, NUMBER = rt.NUMBER // eslint-disable-line no-var
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
     'crypto_generichash',
@@ -77,8 +77,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, key, n2)) return slow(X[0], out, in_, key)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyInOpt(2, key, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    if (n2 > 0) { u8Set(u8, key, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2 } else u32[slots + 12] = NULL
     const failed = call(X[0], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -93,7 +96,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[1], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[1], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -111,9 +115,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, key, n1)) return slow(X[2], state, key, outlen)
     }
     M.busy = true
-    putNumber(2, outlen)
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyInOpt(1, key, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    if (n1 > 0) { u8Set(u8, key, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1 } else u32[slots + 6] = NULL
+    u32[slots + 12] = NUMBER; f64[(slots + 16) >>> 1] = outlen
     const failed = call(X[2], 3)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -130,8 +136,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[3], state, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[3], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -148,8 +156,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[4], state, out)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[4], 2)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -168,8 +178,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, key, n2)) return slow(X[5], out, in_, key)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyInOpt(2, key, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    if (n2 > 0) { u8Set(u8, key, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2 } else u32[slots + 12] = NULL
     const failed = call(X[5], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -184,7 +197,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[6], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[6], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -202,9 +216,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, key, n1)) return slow(X[7], state, key, outlen)
     }
     M.busy = true
-    putNumber(2, outlen)
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyInOpt(1, key, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    if (n1 > 0) { u8Set(u8, key, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1 } else u32[slots + 6] = NULL
+    u32[slots + 12] = NUMBER; f64[(slots + 16) >>> 1] = outlen
     const failed = call(X[7], 3)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -221,8 +237,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[8], state, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[8], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -239,8 +257,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[9], state, out)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[9], 2)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -259,8 +279,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, key, n2) || shared(b0, out, n0, b3, salt, n3) || shared(b0, out, n0, b4, personal, n4)) return slow(X[10], out, in_, key, salt, personal)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1), p3 = copyInOpt(2, key, p2, n2), p4 = copyInOpt(3, salt, p3, n3)
-    copyInOpt(4, personal, p4, n4)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p4 = p3 + pad(n3)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    if (n2 > 0) { u8Set(u8, key, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2 } else u32[slots + 12] = NULL
+    if (n3 > 0) { u8Set(u8, salt, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
+    if (n4 > 0) { u8Set(u8, personal, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4 } else u32[slots + 24] = NULL
     const failed = call(X[10], 5)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -278,9 +303,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, key, n1) || shared(b0, state, n0, b3, salt, n3) || shared(b0, state, n0, b4, personal, n4)) return slow(X[11], state, key, outlen, salt, personal)
     }
     M.busy = true
-    putNumber(2, outlen)
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p3 = copyInOpt(1, key, p1, n1), p4 = copyInOpt(3, salt, p3, n3)
-    copyInOpt(4, personal, p4, n4)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p3 = p1 + pad(n1), p4 = p3 + pad(n3)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    if (n1 > 0) { u8Set(u8, key, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1 } else u32[slots + 6] = NULL
+    u32[slots + 12] = NUMBER; f64[(slots + 16) >>> 1] = outlen
+    if (n3 > 0) { u8Set(u8, salt, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
+    if (n4 > 0) { u8Set(u8, personal, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4 } else u32[slots + 24] = NULL
     const failed = call(X[11], 5)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -297,8 +326,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1)) return slow(X[12], out, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[12], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -316,8 +347,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1)) return slow(X[13], out, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[13], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -332,7 +365,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[14], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[14], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -349,8 +383,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[15], state, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[15], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -367,8 +403,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[16], state, out)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[16], 2)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -387,8 +425,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1)) return slow(X[17], out, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[17], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -403,7 +443,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[18], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[18], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -420,8 +461,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[19], state, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[19], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -438,8 +481,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[20], state, out)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[20], 2)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -458,8 +503,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1)) return slow(X[21], out, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[21], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -474,7 +521,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[22], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[22], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -491,8 +539,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[23], state, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[23], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -509,8 +559,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[24], state, out)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[24], 2)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -529,8 +581,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1)) return slow(X[25], out, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[25], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -545,7 +599,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[26], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[26], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -562,8 +617,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[27], state, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[27], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -580,8 +637,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[28], state, out)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[28], 2)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -600,8 +659,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1)) return slow(X[29], out, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, out, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, out, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[29], 2)
     copyOut(0, out, p0, n0, size)
     return finish(failed, outputs)
@@ -615,7 +676,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[30], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[30], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -628,9 +690,10 @@ module.exports = function wasmFunctions (rt) {
     const size = outputs
     if (n0 === 0 || typeof domain !== 'number' || size > M.size || M.busy) return slow(X[31], state, domain)
     M.busy = true
-    putNumber(1, domain)
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NUMBER; f64[(slots + 10) >>> 1] = domain
     const failed = call(X[31], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -647,8 +710,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[32], state, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[32], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -665,8 +730,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[33], state, out)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, out, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, out, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[33], 2)
     copyOut(0, state, p0, n0, size)
     copyOut(1, out, p1, n1, size)
@@ -684,8 +751,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1)) return slow(X[34], out, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, out, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, out, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[34], 2)
     copyOut(0, out, p0, n0, size)
     return finish(failed, outputs)
@@ -699,7 +768,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[35], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[35], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -712,9 +782,10 @@ module.exports = function wasmFunctions (rt) {
     const size = outputs
     if (n0 === 0 || typeof domain !== 'number' || size > M.size || M.busy) return slow(X[36], state, domain)
     M.busy = true
-    putNumber(1, domain)
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NUMBER; f64[(slots + 10) >>> 1] = domain
     const failed = call(X[36], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -731,8 +802,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[37], state, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[37], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -749,8 +822,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[38], state, out)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, out, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, out, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[38], 2)
     copyOut(0, state, p0, n0, size)
     copyOut(1, out, p1, n1, size)
@@ -768,8 +843,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1)) return slow(X[39], out, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, out, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, out, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[39], 2)
     copyOut(0, out, p0, n0, size)
     return finish(failed, outputs)
@@ -783,7 +860,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[40], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[40], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -796,9 +874,10 @@ module.exports = function wasmFunctions (rt) {
     const size = outputs
     if (n0 === 0 || typeof domain !== 'number' || size > M.size || M.busy) return slow(X[41], state, domain)
     M.busy = true
-    putNumber(1, domain)
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NUMBER; f64[(slots + 10) >>> 1] = domain
     const failed = call(X[41], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -815,8 +894,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[42], state, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[42], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -833,8 +914,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[43], state, out)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, out, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, out, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[43], 2)
     copyOut(0, state, p0, n0, size)
     copyOut(1, out, p1, n1, size)
@@ -852,8 +935,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1)) return slow(X[44], out, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, out, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, out, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[44], 2)
     copyOut(0, out, p0, n0, size)
     return finish(failed, outputs)
@@ -867,7 +952,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[45], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[45], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -880,9 +966,10 @@ module.exports = function wasmFunctions (rt) {
     const size = outputs
     if (n0 === 0 || typeof domain !== 'number' || size > M.size || M.busy) return slow(X[46], state, domain)
     M.busy = true
-    putNumber(1, domain)
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NUMBER; f64[(slots + 10) >>> 1] = domain
     const failed = call(X[46], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -899,8 +986,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, in_, n1)) return slow(X[47], state, in_)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, in_, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[47], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -917,8 +1006,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, out, n1)) return slow(X[48], state, out)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, out, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, out, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[48], 2)
     copyOut(0, state, p0, n0, size)
     copyOut(1, out, p1, n1, size)
@@ -936,8 +1027,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[49], out, in_, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[49], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -955,8 +1049,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[50], out, in_, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[50], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -974,8 +1071,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[51], out, in_, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[51], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -990,7 +1090,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[52], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[52], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)

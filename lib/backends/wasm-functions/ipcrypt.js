@@ -7,7 +7,7 @@
 // dead zone at every use, which also grew each function past the size V8 inlines into the main
 // API's functions.
 module.exports = function wasmFunctions (rt) {
-  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, place = rt.place, placeOpt = rt.placeOpt, copyIn = rt.copyIn, copyInOpt = rt.copyInOpt, putNull = rt.putNull, putNumber = rt.putNumber, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish // eslint-disable-line no-var
+  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, u8Set = rt.u8Set, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish, TYPEDARRAY = rt.TYPEDARRAY, NULL = rt.NULL, NUMBER = rt.NUMBER // eslint-disable-line no-var
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
     'crypto_ipcrypt_keygen',
@@ -35,7 +35,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[0], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[0], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -53,8 +54,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[1], out, in_, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[1], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -72,8 +76,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[2], out, in_, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[2], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -88,7 +95,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[3], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[3], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -106,8 +114,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, t, n2) || shared(b0, out, n0, b3, k, n3)) return slow(X[4], out, in_, t, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1), p3 = copyIn(2, t, p2, n2)
-    copyIn(3, k, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, t, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, k, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[4], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -125,8 +137,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[5], out, in_, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[5], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -141,7 +156,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[6], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[6], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -159,8 +175,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, t, n2) || shared(b0, out, n0, b3, k, n3)) return slow(X[7], out, in_, t, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1), p3 = copyIn(2, t, p2, n2)
-    copyIn(3, k, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, t, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, k, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[7], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -178,8 +198,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[8], out, in_, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[8], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -194,7 +217,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[9], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[9], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -212,8 +236,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[10], out, in_, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[10], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -231,8 +258,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, in_, n1) || shared(b0, out, n0, b2, k, n2)) return slow(X[11], out, in_, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, in_, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, in_, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[11], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -250,8 +280,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, bin, n0, b1, ip, n1)) return slow(X[12], bin, ip)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, ip, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, ip, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[12], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, bin, p0, n0, size)
@@ -269,8 +301,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, ip, n0, b1, bin, n1)) return slow(X[13], ip, bin)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, ip, p0, n0)
-    copyIn(1, bin, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, ip, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, bin, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[13], 2)
     copyOut(0, ip, p0, n0, size)
     return finish(failed, outputs)

@@ -7,7 +7,7 @@
 // dead zone at every use, which also grew each function past the size V8 inlines into the main
 // API's functions.
 module.exports = function wasmFunctions (rt) {
-  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, place = rt.place, placeOpt = rt.placeOpt, copyIn = rt.copyIn, copyInOpt = rt.copyInOpt, putNull = rt.putNull, putNumber = rt.putNumber, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish // eslint-disable-line no-var
+  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, u8Set = rt.u8Set, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish, TYPEDARRAY = rt.TYPEDARRAY, NULL = rt.NULL, NUMBER = rt.NUMBER // eslint-disable-line no-var
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
     'crypto_kdf_derive_from_key',
@@ -43,9 +43,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, subkey, n0, b2, ctx, n2) || shared(b0, subkey, n0, b3, key, n3)) return slow(X[0], subkey, subkey_id, ctx, key)
     }
     M.busy = true
-    putNumber(1, subkey_id)
-    const p0 = M.scratch, p2 = place(0, p0, n0), p3 = copyIn(2, ctx, p2, n2)
-    copyIn(3, key, p3, n3)
+    const p0 = M.scratch, p2 = p0 + pad(n0), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NUMBER; f64[(slots + 10) >>> 1] = subkey_id
+    u8Set(u8, ctx, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, key, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[0], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, subkey, p0, n0, size)
@@ -60,7 +63,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[1], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[1], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -78,9 +82,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, subkey, n0, b2, ctx, n2) || shared(b0, subkey, n0, b3, key, n3)) return slow(X[2], subkey, subkey_id, ctx, key)
     }
     M.busy = true
-    putNumber(1, subkey_id)
-    const p0 = M.scratch, p2 = place(0, p0, n0), p3 = copyIn(2, ctx, p2, n2)
-    copyIn(3, key, p3, n3)
+    const p0 = M.scratch, p2 = p0 + pad(n0), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NUMBER; f64[(slots + 10) >>> 1] = subkey_id
+    u8Set(u8, ctx, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, key, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[2], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, subkey, p0, n0, size)
@@ -98,8 +105,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, prk, n0, b1, salt, n1) || shared(b0, prk, n0, b2, ikm, n2)) return slow(X[3], prk, salt, ikm)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyInOpt(1, salt, p1, n1)
-    copyIn(2, ikm, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    if (n1 > 0) { u8Set(u8, salt, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1 } else u32[slots + 6] = NULL
+    u8Set(u8, ikm, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[3], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, prk, p0, n0, size)
@@ -117,8 +127,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, ctx, n1) || shared(b0, out, n0, b2, prk, n2)) return slow(X[4], out, ctx, prk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyInOpt(1, ctx, p1, n1)
-    copyIn(2, prk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    if (n1 > 0) { u8Set(u8, ctx, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1 } else u32[slots + 6] = NULL
+    u8Set(u8, prk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[4], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -133,7 +146,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[5], prk)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[5], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, prk, p0, n0, size)
@@ -151,8 +165,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, salt, n1)) return slow(X[6], state, salt)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyInOpt(1, salt, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    if (n1 > 0) { u8Set(u8, salt, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1 } else u32[slots + 6] = NULL
     const failed = call(X[6], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -169,8 +185,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, ikm, n1)) return slow(X[7], state, ikm)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, ikm, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, ikm, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[7], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -187,8 +205,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, prk, n1)) return slow(X[8], state, prk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[8], 2)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -207,8 +227,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, prk, n0, b1, salt, n1) || shared(b0, prk, n0, b2, ikm, n2)) return slow(X[9], prk, salt, ikm)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyInOpt(1, salt, p1, n1)
-    copyIn(2, ikm, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    if (n1 > 0) { u8Set(u8, salt, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1 } else u32[slots + 6] = NULL
+    u8Set(u8, ikm, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[9], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, prk, p0, n0, size)
@@ -226,8 +249,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, ctx, n1) || shared(b0, out, n0, b2, prk, n2)) return slow(X[10], out, ctx, prk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyInOpt(1, ctx, p1, n1)
-    copyIn(2, prk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    if (n1 > 0) { u8Set(u8, ctx, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1 } else u32[slots + 6] = NULL
+    u8Set(u8, prk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[10], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -242,7 +268,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[11], prk)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[11], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, prk, p0, n0, size)
@@ -260,8 +287,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, salt, n1)) return slow(X[12], state, salt)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyInOpt(1, salt, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    if (n1 > 0) { u8Set(u8, salt, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1 } else u32[slots + 6] = NULL
     const failed = call(X[12], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -278,8 +307,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, ikm, n1)) return slow(X[13], state, ikm)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, ikm, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, ikm, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[13], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -296,8 +327,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, prk, n1)) return slow(X[14], state, prk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[14], 2)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -316,10 +349,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[15], out, passwd, salt, iter, outlen)
     }
     M.busy = true
-    putNumber(3, iter)
-    putNumber(4, outlen)
-    const p0 = M.scratch, p1 = copyIn(0, out, p0, n0), p2 = copyIn(1, passwd, p1, n1)
-    copyIn(2, salt, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, out, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, passwd, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, salt, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u32[slots + 18] = NUMBER; f64[(slots + 22) >>> 1] = iter
+    u32[slots + 24] = NUMBER; f64[(slots + 28) >>> 1] = outlen
     const failed = call(X[15], 5)
     copyOut(0, out, p0, n0, size)
     return finish(failed, outputs)
@@ -341,10 +377,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[17], out, passwd, salt, iter, outlen)
     }
     M.busy = true
-    putNumber(3, iter)
-    putNumber(4, outlen)
-    const p0 = M.scratch, p1 = copyIn(0, out, p0, n0), p2 = copyIn(1, passwd, p1, n1)
-    copyIn(2, salt, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, out, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, passwd, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, salt, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u32[slots + 18] = NUMBER; f64[(slots + 22) >>> 1] = iter
+    u32[slots + 24] = NUMBER; f64[(slots + 28) >>> 1] = outlen
     const failed = call(X[17], 5)
     copyOut(0, out, p0, n0, size)
     return finish(failed, outputs)

@@ -7,7 +7,7 @@
 // dead zone at every use, which also grew each function past the size V8 inlines into the main
 // API's functions.
 module.exports = function wasmFunctions (rt) {
-  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, place = rt.place, placeOpt = rt.placeOpt, copyIn = rt.copyIn, copyInOpt = rt.copyInOpt, putNull = rt.putNull, putNumber = rt.putNumber, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish // eslint-disable-line no-var
+  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, u8Set = rt.u8Set, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish, TYPEDARRAY = rt.TYPEDARRAY, NULL = rt.NULL, NUMBER = rt.NUMBER // eslint-disable-line no-var
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
     'crypto_kem_keypair',
@@ -38,8 +38,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[0], pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[0], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, pk, p0, n0, size)
@@ -58,8 +60,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[1], pk, sk, seed)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, seed, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, seed, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[1], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, pk, p0, n0, size)
@@ -78,8 +83,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, ct, n0, b1, ss, n1) || shared(b0, ct, n0, b2, pk, n2) || shared(b1, ss, n1, b2, pk, n2)) return slow(X[2], ct, ss, pk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, pk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, pk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[2], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, ct, p0, n0, size)
@@ -98,8 +106,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, ss, n0, b1, ct, n1) || shared(b0, ss, n0, b2, sk, n2)) return slow(X[3], ss, ct, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, ct, p1, n1)
-    copyIn(2, sk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, ct, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, sk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[3], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, ss, p0, n0, size)
@@ -117,8 +128,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[4], pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[4], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, pk, p0, n0, size)
@@ -137,8 +150,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[5], pk, sk, seed)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, seed, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, seed, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[5], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, pk, p0, n0, size)
@@ -157,8 +173,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, ct, n0, b1, ss, n1) || shared(b0, ct, n0, b2, pk, n2) || shared(b1, ss, n1, b2, pk, n2)) return slow(X[6], ct, ss, pk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, pk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, pk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[6], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, ct, p0, n0, size)
@@ -177,8 +196,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, ss, n0, b1, ct, n1) || shared(b0, ss, n0, b2, sk, n2)) return slow(X[7], ss, ct, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, ct, p1, n1)
-    copyIn(2, sk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, ct, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, sk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[7], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, ss, p0, n0, size)
@@ -196,8 +218,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, ct, n0, b1, ss, n1) || shared(b0, ct, n0, b2, pk, n2) || shared(b0, ct, n0, b3, seed, n3) || shared(b1, ss, n1, b2, pk, n2) || shared(b1, ss, n1, b3, seed, n3)) return slow(X[8], ct, ss, pk, seed)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1), p3 = copyIn(2, pk, p2, n2)
-    copyIn(3, seed, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, pk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, seed, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[8], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, ct, p0, n0, size)
@@ -216,8 +242,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[9], pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[9], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, pk, p0, n0, size)
@@ -236,8 +264,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[10], pk, sk, seed)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, seed, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, seed, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[10], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, pk, p0, n0, size)
@@ -256,8 +287,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, ct, n0, b1, ss, n1) || shared(b0, ct, n0, b2, pk, n2) || shared(b1, ss, n1, b2, pk, n2)) return slow(X[11], ct, ss, pk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, pk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, pk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[11], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, ct, p0, n0, size)
@@ -276,8 +310,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, ss, n0, b1, ct, n1) || shared(b0, ss, n0, b2, sk, n2)) return slow(X[12], ss, ct, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, ct, p1, n1)
-    copyIn(2, sk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, ct, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, sk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[12], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, ss, p0, n0, size)
@@ -295,8 +332,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, ct, n0, b1, ss, n1) || shared(b0, ct, n0, b2, pk, n2) || shared(b0, ct, n0, b3, seed, n3) || shared(b1, ss, n1, b2, pk, n2) || shared(b1, ss, n1, b3, seed, n3)) return slow(X[13], ct, ss, pk, seed)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1), p3 = copyIn(2, pk, p2, n2)
-    copyIn(3, seed, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, pk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, seed, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[13], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, ct, p0, n0, size)

@@ -7,7 +7,7 @@
 // dead zone at every use, which also grew each function past the size V8 inlines into the main
 // API's functions.
 module.exports = function wasmFunctions (rt) {
-  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, place = rt.place, placeOpt = rt.placeOpt, copyIn = rt.copyIn, copyInOpt = rt.copyInOpt, putNull = rt.putNull, putNumber = rt.putNumber, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish // eslint-disable-line no-var
+  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, u8Set = rt.u8Set, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish, TYPEDARRAY = rt.TYPEDARRAY, NULL = rt.NULL, NUMBER = rt.NUMBER // eslint-disable-line no-var
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
     'crypto_pwhash',
@@ -48,11 +48,14 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[0], out, passwd, salt, opslimit, memlimit, alg)
     }
     M.busy = true
-    putNumber(3, opslimit)
-    putNumber(4, memlimit)
-    putNumber(5, alg)
-    const p0 = M.scratch, p1 = copyIn(0, out, p0, n0), p2 = copyIn(1, passwd, p1, n1)
-    copyIn(2, salt, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, out, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, passwd, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, salt, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u32[slots + 18] = NUMBER; f64[(slots + 22) >>> 1] = opslimit
+    u32[slots + 24] = NUMBER; f64[(slots + 28) >>> 1] = memlimit
+    u32[slots + 30] = NUMBER; f64[(slots + 34) >>> 1] = alg
     const failed = call(X[0], 6)
     copyOut(0, out, p0, n0, size)
     return finish(failed, outputs)
@@ -69,10 +72,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, passwd, n1)) return slow(X[1], out, passwd, opslimit, memlimit)
     }
     M.busy = true
-    putNumber(2, opslimit)
-    putNumber(3, memlimit)
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, passwd, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, passwd, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u32[slots + 12] = NUMBER; f64[(slots + 16) >>> 1] = opslimit
+    u32[slots + 18] = NUMBER; f64[(slots + 22) >>> 1] = memlimit
     const failed = call(X[1], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -85,8 +90,10 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0) + pad(n1)
     if (n0 === 0 || n1 === 0 || size > M.size || M.busy) return slow(X[2], str, passwd)
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, str, p0, n0)
-    copyIn(1, passwd, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, str, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, passwd, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[2], 2)
     return finish(failed, 0)
   }
@@ -97,10 +104,11 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0)
     if (n0 === 0 || typeof opslimit !== 'number' || typeof memlimit !== 'number' || size > M.size || M.busy) return slow(X[3], str, opslimit, memlimit)
     M.busy = true
-    putNumber(1, opslimit)
-    putNumber(2, memlimit)
     const p0 = M.scratch
-    copyIn(0, str, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, str, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NUMBER; f64[(slots + 10) >>> 1] = opslimit
+    u32[slots + 12] = NUMBER; f64[(slots + 16) >>> 1] = memlimit
     const failed = call(X[3], 3)
     return finish(failed, 0)
   }
@@ -116,11 +124,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, passwd, n1)) return slow(X[4], out, passwd, opslimit, memlimit, alg)
     }
     M.busy = true
-    putNumber(2, opslimit)
-    putNumber(3, memlimit)
-    putNumber(4, alg)
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, passwd, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, passwd, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u32[slots + 12] = NUMBER; f64[(slots + 16) >>> 1] = opslimit
+    u32[slots + 18] = NUMBER; f64[(slots + 22) >>> 1] = memlimit
+    u32[slots + 24] = NUMBER; f64[(slots + 28) >>> 1] = alg
     const failed = call(X[4], 5)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -138,11 +148,14 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[5], out, passwd, salt, opslimit, memlimit, alg)
     }
     M.busy = true
-    putNumber(3, opslimit)
-    putNumber(4, memlimit)
-    putNumber(5, alg)
-    const p0 = M.scratch, p1 = copyIn(0, out, p0, n0), p2 = copyIn(1, passwd, p1, n1)
-    copyIn(2, salt, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, out, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, passwd, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, salt, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u32[slots + 18] = NUMBER; f64[(slots + 22) >>> 1] = opslimit
+    u32[slots + 24] = NUMBER; f64[(slots + 28) >>> 1] = memlimit
+    u32[slots + 30] = NUMBER; f64[(slots + 34) >>> 1] = alg
     const failed = call(X[5], 6)
     copyOut(0, out, p0, n0, size)
     return finish(failed, outputs)
@@ -159,10 +172,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, passwd, n1)) return slow(X[6], out, passwd, opslimit, memlimit)
     }
     M.busy = true
-    putNumber(2, opslimit)
-    putNumber(3, memlimit)
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, passwd, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, passwd, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u32[slots + 12] = NUMBER; f64[(slots + 16) >>> 1] = opslimit
+    u32[slots + 18] = NUMBER; f64[(slots + 22) >>> 1] = memlimit
     const failed = call(X[6], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -175,8 +190,10 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0) + pad(n1)
     if (n0 === 0 || n1 === 0 || size > M.size || M.busy) return slow(X[7], str, passwd)
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, str, p0, n0)
-    copyIn(1, passwd, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, str, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, passwd, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[7], 2)
     return finish(failed, 0)
   }
@@ -187,10 +204,11 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0)
     if (n0 === 0 || typeof opslimit !== 'number' || typeof memlimit !== 'number' || size > M.size || M.busy) return slow(X[8], str, opslimit, memlimit)
     M.busy = true
-    putNumber(1, opslimit)
-    putNumber(2, memlimit)
     const p0 = M.scratch
-    copyIn(0, str, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, str, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NUMBER; f64[(slots + 10) >>> 1] = opslimit
+    u32[slots + 12] = NUMBER; f64[(slots + 16) >>> 1] = memlimit
     const failed = call(X[8], 3)
     return finish(failed, 0)
   }
@@ -206,11 +224,14 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[9], out, passwd, salt, opslimit, memlimit, alg)
     }
     M.busy = true
-    putNumber(3, opslimit)
-    putNumber(4, memlimit)
-    putNumber(5, alg)
-    const p0 = M.scratch, p1 = copyIn(0, out, p0, n0), p2 = copyIn(1, passwd, p1, n1)
-    copyIn(2, salt, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, out, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, passwd, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, salt, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u32[slots + 18] = NUMBER; f64[(slots + 22) >>> 1] = opslimit
+    u32[slots + 24] = NUMBER; f64[(slots + 28) >>> 1] = memlimit
+    u32[slots + 30] = NUMBER; f64[(slots + 34) >>> 1] = alg
     const failed = call(X[9], 6)
     copyOut(0, out, p0, n0, size)
     return finish(failed, outputs)
@@ -227,10 +248,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, passwd, n1)) return slow(X[10], out, passwd, opslimit, memlimit)
     }
     M.busy = true
-    putNumber(2, opslimit)
-    putNumber(3, memlimit)
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, passwd, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, passwd, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u32[slots + 12] = NUMBER; f64[(slots + 16) >>> 1] = opslimit
+    u32[slots + 18] = NUMBER; f64[(slots + 22) >>> 1] = memlimit
     const failed = call(X[10], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -243,8 +266,10 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0) + pad(n1)
     if (n0 === 0 || n1 === 0 || size > M.size || M.busy) return slow(X[11], str, passwd)
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, str, p0, n0)
-    copyIn(1, passwd, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, str, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, passwd, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[11], 2)
     return finish(failed, 0)
   }
@@ -255,10 +280,11 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0)
     if (n0 === 0 || typeof opslimit !== 'number' || typeof memlimit !== 'number' || size > M.size || M.busy) return slow(X[12], str, opslimit, memlimit)
     M.busy = true
-    putNumber(1, opslimit)
-    putNumber(2, memlimit)
     const p0 = M.scratch
-    copyIn(0, str, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, str, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NUMBER; f64[(slots + 10) >>> 1] = opslimit
+    u32[slots + 12] = NUMBER; f64[(slots + 16) >>> 1] = memlimit
     const failed = call(X[12], 3)
     return finish(failed, 0)
   }
@@ -274,10 +300,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, passwd, n1) || shared(b0, out, n0, b2, salt, n2)) return slow(X[13], out, passwd, salt, opslimit, memlimit)
     }
     M.busy = true
-    putNumber(3, opslimit)
-    putNumber(4, memlimit)
-    const p0 = M.scratch, p1 = copyIn(0, out, p0, n0), p2 = copyIn(1, passwd, p1, n1)
-    copyIn(2, salt, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, out, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, passwd, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, salt, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u32[slots + 18] = NUMBER; f64[(slots + 22) >>> 1] = opslimit
+    u32[slots + 24] = NUMBER; f64[(slots + 28) >>> 1] = memlimit
     const failed = call(X[13], 5)
     copyOut(0, out, p0, n0, size)
     return finish(failed, outputs)
@@ -294,10 +323,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, out, n0, b1, passwd, n1)) return slow(X[14], out, passwd, opslimit, memlimit)
     }
     M.busy = true
-    putNumber(2, opslimit)
-    putNumber(3, memlimit)
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, passwd, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, passwd, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u32[slots + 12] = NUMBER; f64[(slots + 16) >>> 1] = opslimit
+    u32[slots + 18] = NUMBER; f64[(slots + 22) >>> 1] = memlimit
     const failed = call(X[14], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, out, p0, n0, size)
@@ -310,8 +341,10 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0) + pad(n1)
     if (n0 === 0 || n1 === 0 || size > M.size || M.busy) return slow(X[15], str, passwd)
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, str, p0, n0)
-    copyIn(1, passwd, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, str, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, passwd, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[15], 2)
     return finish(failed, 0)
   }
@@ -322,10 +355,11 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0)
     if (n0 === 0 || typeof opslimit !== 'number' || typeof memlimit !== 'number' || size > M.size || M.busy) return slow(X[16], str, opslimit, memlimit)
     M.busy = true
-    putNumber(1, opslimit)
-    putNumber(2, memlimit)
     const p0 = M.scratch
-    copyIn(0, str, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, str, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NUMBER; f64[(slots + 10) >>> 1] = opslimit
+    u32[slots + 12] = NUMBER; f64[(slots + 16) >>> 1] = memlimit
     const failed = call(X[16], 3)
     return finish(failed, 0)
   }
@@ -341,11 +375,14 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, buf, n0, b1, passwd, n1) || shared(b0, buf, n0, b2, salt, n2)) return slow(X[17], buf, passwd, salt, N, r, p)
     }
     M.busy = true
-    putNumber(3, N)
-    putNumber(4, r)
-    putNumber(5, p)
-    const p0 = M.scratch, p1 = copyIn(0, buf, p0, n0), p2 = copyIn(1, passwd, p1, n1)
-    copyIn(2, salt, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, buf, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, passwd, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, salt, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u32[slots + 18] = NUMBER; f64[(slots + 22) >>> 1] = N
+    u32[slots + 24] = NUMBER; f64[(slots + 28) >>> 1] = r
+    u32[slots + 30] = NUMBER; f64[(slots + 34) >>> 1] = p
     const failed = call(X[17], 6)
     copyOut(0, buf, p0, n0, size)
     return finish(failed, outputs)

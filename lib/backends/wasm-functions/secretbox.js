@@ -7,7 +7,7 @@
 // dead zone at every use, which also grew each function past the size V8 inlines into the main
 // API's functions.
 module.exports = function wasmFunctions (rt) {
-  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, place = rt.place, placeOpt = rt.placeOpt, copyIn = rt.copyIn, copyInOpt = rt.copyInOpt, putNull = rt.putNull, putNumber = rt.putNumber, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish // eslint-disable-line no-var
+  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, u8Set = rt.u8Set, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish, TYPEDARRAY = rt.TYPEDARRAY, NULL = rt.NULL, NUMBER = rt.NUMBER // eslint-disable-line no-var
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
     'crypto_secretbox_easy',
@@ -44,8 +44,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[0], c, m, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p3 = copyIn(2, n, p2, n2)
-    copyIn(3, k, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, k, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[0], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -63,8 +67,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[1], m, c, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, c, p1, n1), p3 = copyIn(2, n, p2, n2)
-    copyIn(3, k, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, c, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, k, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[1], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -82,8 +90,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, k, n4) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, k, n4)) return slow(X[2], c, mac, m, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1), p3 = copyIn(2, m, p2, n2), p4 = copyIn(3, n, p3, n3)
-    copyIn(4, k, p4, n4)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p4 = p3 + pad(n3)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, n, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    u8Set(u8, k, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
     const failed = call(X[2], 5)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -102,8 +115,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, k, n4)) return slow(X[3], m, c, mac, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, c, p1, n1), p3 = copyIn(2, mac, p2, n2), p4 = copyIn(3, n, p3, n3)
-    copyIn(4, k, p4, n4)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p4 = p3 + pad(n3)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, c, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, mac, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, n, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    u8Set(u8, k, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
     const failed = call(X[3], 5)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -121,8 +139,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[4], c, m, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p3 = copyIn(2, n, p2, n2)
-    copyIn(3, k, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, k, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[4], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -140,8 +162,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[5], m, c, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, c, p1, n1), p3 = copyIn(2, n, p2, n2)
-    copyIn(3, k, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, c, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, k, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[5], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -156,7 +182,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[6], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[6], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -174,8 +201,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[7], c, m, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p3 = copyIn(2, n, p2, n2)
-    copyIn(3, k, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, k, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[7], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -193,8 +224,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[8], m, c, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, c, p1, n1), p3 = copyIn(2, n, p2, n2)
-    copyIn(3, k, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, c, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, k, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[8], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -209,7 +244,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[9], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[9], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -227,8 +263,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[10], c, m, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p3 = copyIn(2, n, p2, n2)
-    copyIn(3, k, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, k, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[10], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -246,8 +286,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, n, n2) || shared(b0, m, n0, b3, k, n3)) return slow(X[11], m, c, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, c, p1, n1), p3 = copyIn(2, n, p2, n2)
-    copyIn(3, k, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, c, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, k, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[11], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -265,8 +309,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, mac, n1) || shared(b0, c, n0, b2, m, n2) || shared(b0, c, n0, b3, n, n3) || shared(b0, c, n0, b4, k, n4) || shared(b1, mac, n1, b2, m, n2) || shared(b1, mac, n1, b3, n, n3) || shared(b1, mac, n1, b4, k, n4)) return slow(X[12], c, mac, m, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1), p3 = copyIn(2, m, p2, n2), p4 = copyIn(3, n, p3, n3)
-    copyIn(4, k, p4, n4)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p4 = p3 + pad(n3)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, n, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    u8Set(u8, k, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
     const failed = call(X[12], 5)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -285,8 +334,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b1, c, n1) || shared(b0, m, n0, b2, mac, n2) || shared(b0, m, n0, b3, n, n3) || shared(b0, m, n0, b4, k, n4)) return slow(X[13], m, c, mac, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, c, p1, n1), p3 = copyIn(2, mac, p2, n2), p4 = copyIn(3, n, p3, n3)
-    copyIn(4, k, p4, n4)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p4 = p3 + pad(n3)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, c, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, mac, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, n, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    u8Set(u8, k, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
     const failed = call(X[13], 5)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -301,7 +355,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[14], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[14], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -319,8 +374,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, header, n1) || shared(b0, state, n0, b2, k, n2) || shared(b1, header, n1, b2, k, n2)) return slow(X[15], state, header, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[15], 3)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -339,8 +397,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, header, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[16], state, header, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = copyIn(1, header, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, header, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[16], 3)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -357,9 +418,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b0, state, n0, b3, ad, n3) || shared(b1, c, n1, b2, m, n2) || shared(b1, c, n1, b3, ad, n3)) return slow(X[17], state, c, m, ad, tag)
     }
     M.busy = true
-    putNumber(4, tag)
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = place(1, p1, n1), p3 = copyIn(2, m, p2, n2)
-    copyInOpt(3, ad, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    if (n3 > 0) { u8Set(u8, ad, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
+    u32[slots + 24] = NUMBER; f64[(slots + 28) >>> 1] = tag
     const failed = call(X[17], 5)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -378,8 +443,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, m, n1) || shared(b0, state, n0, b2, tag, n2) || shared(b0, state, n0, b3, c, n3) || shared(b0, state, n0, b4, ad, n4) || shared(b1, m, n1, b2, tag, n2) || shared(b1, m, n1, b3, c, n3) || shared(b1, m, n1, b4, ad, n4) || shared(b2, tag, n2, b3, c, n3) || shared(b2, tag, n2, b4, ad, n4)) return slow(X[18], state, m, tag, c, ad)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = place(1, p1, n1), p3 = place(2, p2, n2), p4 = copyIn(3, c, p3, n3)
-    copyInOpt(4, ad, p4, n4)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2), p4 = p3 + pad(n3)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, c, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
+    if (n4 > 0) { u8Set(u8, ad, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4 } else u32[slots + 24] = NULL
     const failed = call(X[18], 5)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -396,7 +466,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[19], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[19], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)

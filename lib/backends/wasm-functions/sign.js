@@ -7,7 +7,7 @@
 // dead zone at every use, which also grew each function past the size V8 inlines into the main
 // API's functions.
 module.exports = function wasmFunctions (rt) {
-  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, place = rt.place, placeOpt = rt.placeOpt, copyIn = rt.copyIn, copyInOpt = rt.copyInOpt, putNull = rt.putNull, putNumber = rt.putNumber, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish // eslint-disable-line no-var
+  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, u8Set = rt.u8Set, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish, TYPEDARRAY = rt.TYPEDARRAY, NULL = rt.NULL, NUMBER = rt.NUMBER // eslint-disable-line no-var
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
     'crypto_sign_keypair',
@@ -57,8 +57,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[0], pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[0], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, pk, p0, n0, size)
@@ -77,8 +79,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[1], pk, sk, seed)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, seed, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, seed, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[1], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, pk, p0, n0, size)
@@ -97,8 +102,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, sm, n0, b1, m, n1) || shared(b0, sm, n0, b2, sk, n2)) return slow(X[2], sm, m, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1)
-    copyIn(2, sk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, sk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[2], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, sm, p0, n0, size)
@@ -116,8 +124,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b1, sm, n1) || shared(b0, m, n0, b2, pk, n2)) return slow(X[3], m, sm, pk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, sm, p1, n1)
-    copyIn(2, pk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, sm, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, pk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[3], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -135,8 +146,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, sig, n0, b1, m, n1) || shared(b0, sig, n0, b2, sk, n2)) return slow(X[4], sig, m, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1)
-    copyIn(2, sk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, sk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[4], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, sig, p0, n0, size)
@@ -149,8 +163,11 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0) + pad(n1) + pad(n2)
     if (n0 === 0 || n1 === 0 || n2 === 0 || size > M.size || M.busy) return slow(X[5], sig, m, pk)
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, sig, p0, n0), p2 = copyIn(1, m, p1, n1)
-    copyIn(2, pk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, sig, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, pk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[5], 3)
     return finish(failed, 0)
   }
@@ -166,8 +183,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[6], pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    place(1, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[6], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, pk, p0, n0, size)
@@ -186,8 +205,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, pk, n0, b1, sk, n1) || shared(b0, pk, n0, b2, seed, n2) || shared(b1, sk, n1, b2, seed, n2)) return slow(X[7], pk, sk, seed)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, seed, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, seed, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[7], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, pk, p0, n0, size)
@@ -206,8 +228,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, sm, n0, b1, m, n1) || shared(b0, sm, n0, b2, sk, n2)) return slow(X[8], sm, m, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1)
-    copyIn(2, sk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, sk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[8], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, sm, p0, n0, size)
@@ -225,8 +250,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, m, n0, b1, sm, n1) || shared(b0, m, n0, b2, pk, n2)) return slow(X[9], m, sm, pk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, sm, p1, n1)
-    copyIn(2, pk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, sm, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, pk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[9], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, m, p0, n0, size)
@@ -244,8 +272,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, sig, n0, b1, m, n1) || shared(b0, sig, n0, b2, sk, n2)) return slow(X[10], sig, m, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1)
-    copyIn(2, sk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, sk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[10], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, sig, p0, n0, size)
@@ -258,8 +289,11 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0) + pad(n1) + pad(n2)
     if (n0 === 0 || n1 === 0 || n2 === 0 || size > M.size || M.busy) return slow(X[11], sig, m, pk)
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, sig, p0, n0), p2 = copyIn(1, m, p1, n1)
-    copyIn(2, pk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, sig, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, pk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[11], 3)
     return finish(failed, 0)
   }
@@ -275,8 +309,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, pk, n0, b1, sk, n1)) return slow(X[12], pk, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, sk, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, sk, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[12], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, pk, p0, n0, size)
@@ -294,8 +330,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, seed, n0, b1, sk, n1)) return slow(X[13], seed, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, sk, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, sk, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[13], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, seed, p0, n0, size)
@@ -313,8 +351,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, x25519pk, n0, b1, ed25519pk, n1)) return slow(X[14], x25519pk, ed25519pk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, ed25519pk, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, ed25519pk, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[14], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, x25519pk, p0, n0, size)
@@ -332,8 +372,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, x25519sk, n0, b1, ed25519sk, n1)) return slow(X[15], x25519sk, ed25519sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, ed25519sk, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, ed25519sk, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[15], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, x25519sk, p0, n0, size)
@@ -348,7 +390,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[16], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[16], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -365,8 +408,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, m, n1)) return slow(X[17], state, m)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, m, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[17], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -383,8 +428,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, sig, n1) || shared(b0, state, n0, b2, sk, n2) || shared(b1, sig, n1, b2, sk, n2)) return slow(X[18], state, sig, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, sk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, sk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[18], 3)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -403,8 +451,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, sig, n1) || shared(b0, state, n0, b2, pk, n2)) return slow(X[19], state, sig, pk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = copyIn(1, sig, p1, n1)
-    copyIn(2, pk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, sig, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, pk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[19], 3)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -418,7 +469,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[20], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[20], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -435,8 +487,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, m, n1)) return slow(X[21], state, m)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0)
-    copyIn(1, m, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[21], 2)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -453,8 +507,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, sig, n1) || shared(b0, state, n0, b2, sk, n2) || shared(b1, sig, n1, b2, sk, n2)) return slow(X[22], state, sig, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, sk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, sk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[22], 3)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -473,8 +530,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, sig, n1) || shared(b0, state, n0, b2, pk, n2)) return slow(X[23], state, sig, pk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = copyIn(1, sig, p1, n1)
-    copyIn(2, pk, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, sig, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, pk, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[23], 3)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -491,8 +551,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, n, n0, b1, p, n1) || shared(b0, n, n0, b2, ns, n2) || shared(b1, p, n1, b2, ns, n2)) return slow(X[24], n, p, ns)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, ns, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, ns, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[24], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, n, p0, n0, size)
@@ -511,8 +574,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, n, n0, b1, sk, n1)) return slow(X[25], n, sk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, sk, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, sk, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[25], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, n, p0, n0, size)
@@ -530,8 +595,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, scalarOut, n0, b1, scalar, n1) || shared(b0, scalarOut, n0, b2, ns, n2)) return slow(X[26], scalarOut, scalar, ns)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, scalar, p1, n1)
-    copyIn(2, ns, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, scalar, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, ns, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[26], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, scalarOut, p0, n0, size)
@@ -549,8 +617,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, tpk, n0, b1, pk, n1) || shared(b0, tpk, n0, b2, ns, n2)) return slow(X[27], tpk, pk, ns)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, pk, p1, n1)
-    copyIn(2, ns, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, pk, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, ns, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[27], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, tpk, p0, n0, size)
@@ -568,8 +639,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, pk, n0, b1, scalarOut, n1) || shared(b0, pk, n0, b2, scalarIn, n2) || shared(b0, pk, n0, b3, ns, n3) || shared(b1, scalarOut, n1, b2, scalarIn, n2) || shared(b1, scalarOut, n1, b3, ns, n3)) return slow(X[28], pk, scalarOut, scalarIn, ns)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1), p3 = copyIn(2, scalarIn, p2, n2)
-    copyIn(3, ns, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, scalarIn, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, ns, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[28], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, pk, p0, n0, size)
@@ -588,8 +663,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, scalarOut, n0, b1, scalar, n1) || shared(b0, scalarOut, n0, b2, n, n2)) return slow(X[29], scalarOut, scalar, n)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, scalar, p1, n1)
-    copyIn(2, n, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, scalar, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[29], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, scalarOut, p0, n0, size)
@@ -607,8 +685,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, tpk, n0, b1, pk, n1) || shared(b0, tpk, n0, b2, p, n2)) return slow(X[30], tpk, pk, p)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, pk, p1, n1)
-    copyIn(2, p, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, pk, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, p, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[30], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, tpk, p0, n0, size)
@@ -626,8 +707,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, pk, n0, b1, scalarOut, n1) || shared(b0, pk, n0, b2, scalarIn, n2) || shared(b0, pk, n0, b3, tweak, n3) || shared(b1, scalarOut, n1, b2, scalarIn, n2) || shared(b1, scalarOut, n1, b3, tweak, n3)) return slow(X[31], pk, scalarOut, scalarIn, tweak)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = place(1, p1, n1), p3 = copyIn(2, scalarIn, p2, n2)
-    copyIn(3, tweak, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, scalarIn, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, tweak, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[31], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, pk, p0, n0, size)
@@ -646,8 +731,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, sig, n0, b1, m, n1) || shared(b0, sig, n0, b2, scalar, n2) || shared(b0, sig, n0, b3, pk, n3)) return slow(X[32], sig, m, scalar, pk)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p3 = copyIn(2, scalar, p2, n2)
-    copyInOpt(3, pk, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, scalar, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    if (n3 > 0) { u8Set(u8, pk, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3 } else u32[slots + 18] = NULL
     const failed = call(X[32], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, sig, p0, n0, size)

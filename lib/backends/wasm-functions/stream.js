@@ -7,7 +7,7 @@
 // dead zone at every use, which also grew each function past the size V8 inlines into the main
 // API's functions.
 module.exports = function wasmFunctions (rt) {
-  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, place = rt.place, placeOpt = rt.placeOpt, copyIn = rt.copyIn, copyInOpt = rt.copyInOpt, putNull = rt.putNull, putNumber = rt.putNumber, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish // eslint-disable-line no-var
+  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, u8Set = rt.u8Set, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish, TYPEDARRAY = rt.TYPEDARRAY, NULL = rt.NULL, NUMBER = rt.NUMBER // eslint-disable-line no-var
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
     'crypto_stream',
@@ -80,8 +80,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[0], c, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, c, p0, n0), p2 = copyIn(1, n, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, c, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[0], 3)
     copyOut(0, c, p0, n0, size)
     return finish(failed, outputs)
@@ -98,8 +101,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[1], c, m, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p3 = copyIn(2, n, p2, n2)
-    copyIn(3, k, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, k, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[1], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -114,7 +121,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[2], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[2], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -132,8 +140,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[3], state, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = copyIn(1, n, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[3], 3)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -150,8 +161,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[4], state, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = copyIn(1, n, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[4], 3)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -168,8 +182,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[5], state, c, m)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, m, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[5], 3)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -188,8 +205,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[6], state, c, m)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, m, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[6], 3)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -205,7 +225,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[7], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[7], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -219,7 +240,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[8], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[8], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -236,8 +258,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[9], c, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, c, p0, n0), p2 = copyIn(1, n, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, c, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[9], 3)
     copyOut(0, c, p0, n0, size)
     return finish(failed, outputs)
@@ -254,8 +279,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[10], c, m, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p3 = copyIn(2, n, p2, n2)
-    copyIn(3, k, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, k, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[10], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -270,7 +299,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[11], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[11], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -288,9 +318,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b4, k, n4)) return slow(X[12], c, m, n, ic, k)
     }
     M.busy = true
-    putNumber(3, ic)
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p4 = copyIn(2, n, p2, n2)
-    copyIn(4, k, p4, n4)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p4 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u32[slots + 18] = NUMBER; f64[(slots + 22) >>> 1] = ic
+    u8Set(u8, k, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
     const failed = call(X[12], 5)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -308,8 +342,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[13], c, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, c, p0, n0), p2 = copyIn(1, n, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, c, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[13], 3)
     copyOut(0, c, p0, n0, size)
     return finish(failed, outputs)
@@ -326,8 +363,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[14], c, m, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p3 = copyIn(2, n, p2, n2)
-    copyIn(3, k, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, k, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[14], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -342,7 +383,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[15], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[15], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -360,9 +402,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b4, k, n4)) return slow(X[16], c, m, n, ic, k)
     }
     M.busy = true
-    putNumber(3, ic)
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p4 = copyIn(2, n, p2, n2)
-    copyIn(4, k, p4, n4)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p4 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u32[slots + 18] = NUMBER; f64[(slots + 22) >>> 1] = ic
+    u8Set(u8, k, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
     const failed = call(X[16], 5)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -380,8 +426,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[17], state, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = copyIn(1, n, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[17], 3)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -398,8 +447,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[18], state, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = copyIn(1, n, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[18], 3)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -416,8 +468,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[19], state, c, m)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, m, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[19], 3)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -436,8 +491,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[20], state, c, m)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, m, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[20], 3)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -453,7 +511,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[21], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[21], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -467,7 +526,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[22], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[22], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -484,8 +544,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[23], c, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, c, p0, n0), p2 = copyIn(1, n, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, c, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[23], 3)
     copyOut(0, c, p0, n0, size)
     return finish(failed, outputs)
@@ -502,8 +565,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[24], c, m, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p3 = copyIn(2, n, p2, n2)
-    copyIn(3, k, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, k, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[24], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -518,7 +585,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[25], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[25], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -536,8 +604,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[26], c, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, c, p0, n0), p2 = copyIn(1, n, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, c, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[26], 3)
     copyOut(0, c, p0, n0, size)
     return finish(failed, outputs)
@@ -554,8 +625,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[27], c, m, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p3 = copyIn(2, n, p2, n2)
-    copyIn(3, k, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, k, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[27], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -570,7 +645,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[28], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[28], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -588,9 +664,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b4, k, n4)) return slow(X[29], c, m, n, ic, k)
     }
     M.busy = true
-    putNumber(3, ic)
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p4 = copyIn(2, n, p2, n2)
-    copyIn(4, k, p4, n4)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p4 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u32[slots + 18] = NUMBER; f64[(slots + 22) >>> 1] = ic
+    u8Set(u8, k, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
     const failed = call(X[29], 5)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -608,8 +688,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[30], state, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = copyIn(1, n, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[30], 3)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -626,8 +709,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[31], state, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = copyIn(1, n, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[31], 3)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -644,8 +730,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[32], state, c, m)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, m, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[32], 3)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -664,8 +753,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[33], state, c, m)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, m, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[33], 3)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -681,7 +773,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[34], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[34], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -695,7 +788,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[35], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[35], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -712,8 +806,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[36], c, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, c, p0, n0), p2 = copyIn(1, n, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, c, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[36], 3)
     copyOut(0, c, p0, n0, size)
     return finish(failed, outputs)
@@ -730,8 +827,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[37], c, m, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p3 = copyIn(2, n, p2, n2)
-    copyIn(3, k, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, k, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[37], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -746,7 +847,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[38], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[38], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -764,9 +866,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b4, k, n4)) return slow(X[39], c, m, n, ic, k)
     }
     M.busy = true
-    putNumber(3, ic)
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p4 = copyIn(2, n, p2, n2)
-    copyIn(4, k, p4, n4)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p4 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u32[slots + 18] = NUMBER; f64[(slots + 22) >>> 1] = ic
+    u8Set(u8, k, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
     const failed = call(X[39], 5)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -784,8 +890,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[40], state, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = copyIn(1, n, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[40], 3)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -802,8 +911,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[41], state, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = copyIn(1, n, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[41], 3)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -820,8 +932,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[42], state, c, m)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, m, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[42], 3)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -840,8 +955,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[43], state, c, m)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, m, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[43], 3)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -857,7 +975,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[44], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[44], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -871,7 +990,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[45], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[45], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -888,8 +1008,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, n, n1) || shared(b0, c, n0, b2, k, n2)) return slow(X[46], c, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, c, p0, n0), p2 = copyIn(1, n, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, c, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[46], 3)
     copyOut(0, c, p0, n0, size)
     return finish(failed, outputs)
@@ -906,8 +1029,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b3, k, n3)) return slow(X[47], c, m, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p3 = copyIn(2, n, p2, n2)
-    copyIn(3, k, p3, n3)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p3 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u8Set(u8, k, p3); u32[slots + 18] = TYPEDARRAY; u32[slots + 20] = p3; u32[slots + 21] = n3
     const failed = call(X[47], 4)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -922,7 +1049,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[48], k)
     M.busy = true
     const p0 = M.scratch
-    place(0, p0, n0)
+    const slots = M.args, u32 = M.u32
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[48], 1)
     const keep = kept(failed)
     if (keep) copyOut(0, k, p0, n0, size)
@@ -940,9 +1068,13 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, c, n0, b1, m, n1) || shared(b0, c, n0, b2, n, n2) || shared(b0, c, n0, b4, k, n4)) return slow(X[49], c, m, n, ic, k)
     }
     M.busy = true
-    putNumber(3, ic)
-    const p0 = M.scratch, p1 = place(0, p0, n0), p2 = copyIn(1, m, p1, n1), p4 = copyIn(2, n, p2, n2)
-    copyIn(4, k, p4, n4)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1), p4 = p2 + pad(n2)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, m, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, n, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
+    u32[slots + 18] = NUMBER; f64[(slots + 22) >>> 1] = ic
+    u8Set(u8, k, p4); u32[slots + 24] = TYPEDARRAY; u32[slots + 26] = p4; u32[slots + 27] = n4
     const failed = call(X[49], 5)
     const keep = kept(failed)
     if (keep) copyOut(0, c, p0, n0, size)
@@ -960,8 +1092,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[50], state, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = copyIn(1, n, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[50], 3)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -978,8 +1113,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, n, n1) || shared(b0, state, n0, b2, k, n2)) return slow(X[51], state, n, k)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = copyIn(1, n, p1, n1)
-    copyIn(2, k, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, n, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, k, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[51], 3)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -996,8 +1134,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[52], state, c, m)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, m, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[52], 3)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -1016,8 +1157,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, state, n0, b1, c, n1) || shared(b0, state, n0, b2, m, n2) || shared(b1, c, n1, b2, m, n2)) return slow(X[53], state, c, m)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, state, p0, n0), p2 = place(1, p1, n1)
-    copyIn(2, m, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u8Set(u8, m, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2
     const failed = call(X[53], 3)
     const keep = kept(failed)
     copyOut(0, state, p0, n0, size)
@@ -1033,7 +1177,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[54], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[54], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)
@@ -1047,7 +1192,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[55], state)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, state, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, state, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[55], 1)
     copyOut(0, state, p0, n0, size)
     return finish(failed, outputs)

@@ -7,7 +7,7 @@
 // dead zone at every use, which also grew each function past the size V8 inlines into the main
 // API's functions.
 module.exports = function wasmFunctions (rt) {
-  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, place = rt.place, placeOpt = rt.placeOpt, copyIn = rt.copyIn, copyInOpt = rt.copyInOpt, putNull = rt.putNull, putNumber = rt.putNumber, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish // eslint-disable-line no-var
+  var M = rt.M, slow = rt.slow, lengthOf = rt.lengthOf, own = rt.own, bufferOf = rt.bufferOf, shared = rt.shared, pad = rt.pad, u8Set = rt.u8Set, call = rt.call, kept = rt.kept, copyOut = rt.copyOut, finish = rt.finish, TYPEDARRAY = rt.TYPEDARRAY, NULL = rt.NULL, NUMBER = rt.NUMBER // eslint-disable-line no-var
   // the names, and the module's index of each function (-1 where it has none)
   const N = [
     'randombytes_random',
@@ -38,6 +38,7 @@ module.exports = function wasmFunctions (rt) {
   function randombytes_random () {
     if (M.busy) return slow(X[0], )
     M.busy = true
+    const slots = M.args, u32 = M.u32
     const failed = call(X[0], 0)
     return finish(failed, 0)
   }
@@ -46,7 +47,8 @@ module.exports = function wasmFunctions (rt) {
   function randombytes_uniform (upper_bound) {
     if (typeof upper_bound !== 'number' || M.busy) return slow(X[1], upper_bound)
     M.busy = true
-    putNumber(0, upper_bound)
+    const slots = M.args, u32 = M.u32, f64 = M.f64
+    u32[slots] = NUMBER; f64[(slots + 4) >>> 1] = upper_bound
     const failed = call(X[1], 1)
     return finish(failed, 0)
   }
@@ -59,7 +61,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[2], buf)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, buf, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, buf, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[2], 1)
     copyOut(0, buf, p0, n0, size)
     return finish(failed, outputs)
@@ -76,8 +79,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, buf, n0, b1, seed, n1)) return slow(X[3], buf, seed)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, buf, p0, n0)
-    copyIn(1, seed, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, buf, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, seed, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[3], 2)
     copyOut(0, buf, p0, n0, size)
     return finish(failed, outputs)
@@ -89,8 +94,10 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0) + pad(n1)
     if (n0 === 0 || n1 === 0 || size > M.size || M.busy) return slow(X[4], a, b)
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, a, p0, n0)
-    copyIn(1, b, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, a, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, b, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[4], 2)
     return finish(failed, 0)
   }
@@ -101,8 +108,10 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0) + pad(n1)
     if (n0 === 0 || n1 === 0 || size > M.size || M.busy) return slow(X[5], a, b)
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, a, p0, n0)
-    copyIn(1, b, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, a, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, b, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[5], 2)
     return finish(failed, 0)
   }
@@ -115,7 +124,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[6], n)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, n, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, n, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[6], 1)
     copyOut(0, n, p0, n0, size)
     return finish(failed, outputs)
@@ -132,8 +142,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, a, n0, b1, b, n1)) return slow(X[7], a, b)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, a, p0, n0)
-    copyIn(1, b, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, a, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, b, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[7], 2)
     copyOut(0, a, p0, n0, size)
     return finish(failed, outputs)
@@ -150,8 +162,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, a, n0, b1, b, n1)) return slow(X[8], a, b)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, a, p0, n0)
-    copyIn(1, b, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, a, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, b, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[8], 2)
     copyOut(0, a, p0, n0, size)
     return finish(failed, outputs)
@@ -163,9 +177,10 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0)
     if (n0 === 0 || typeof nlen !== 'number' || size > M.size || M.busy) return slow(X[9], n, nlen)
     M.busy = true
-    putNumber(1, nlen)
     const p0 = M.scratch
-    copyIn(0, n, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, n, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NUMBER; f64[(slots + 10) >>> 1] = nlen
     const failed = call(X[9], 2)
     return finish(failed, 0)
   }
@@ -178,7 +193,8 @@ module.exports = function wasmFunctions (rt) {
     if (n0 === 0 || size > M.size || M.busy) return slow(X[10], pnt)
     M.busy = true
     const p0 = M.scratch
-    copyIn(0, pnt, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, pnt, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
     const failed = call(X[10], 1)
     copyOut(0, pnt, p0, n0, size)
     return finish(failed, outputs)
@@ -191,10 +207,11 @@ module.exports = function wasmFunctions (rt) {
     const size = outputs
     if (n0 === 0 || typeof unpadded_buflen !== 'number' || typeof blocksize !== 'number' || size > M.size || M.busy) return slow(X[11], buf, unpadded_buflen, blocksize)
     M.busy = true
-    putNumber(1, unpadded_buflen)
-    putNumber(2, blocksize)
     const p0 = M.scratch
-    copyIn(0, buf, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, buf, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NUMBER; f64[(slots + 10) >>> 1] = unpadded_buflen
+    u32[slots + 12] = NUMBER; f64[(slots + 16) >>> 1] = blocksize
     const failed = call(X[11], 3)
     copyOut(0, buf, p0, n0, size)
     return finish(failed, outputs)
@@ -206,10 +223,11 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0)
     if (n0 === 0 || typeof padded_buflen !== 'number' || typeof blocksize !== 'number' || size > M.size || M.busy) return slow(X[12], buf, padded_buflen, blocksize)
     M.busy = true
-    putNumber(1, padded_buflen)
-    putNumber(2, blocksize)
     const p0 = M.scratch
-    copyIn(0, buf, p0, n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, buf, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u32[slots + 6] = NUMBER; f64[(slots + 10) >>> 1] = padded_buflen
+    u32[slots + 12] = NUMBER; f64[(slots + 16) >>> 1] = blocksize
     const failed = call(X[12], 3)
     return finish(failed, 0)
   }
@@ -220,8 +238,10 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0) + pad(n1)
     if (n0 === 0 || n1 === 0 || size > M.size || M.busy) return slow(X[13], x, y)
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, x, p0, n0)
-    copyIn(1, y, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, x, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, y, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[13], 2)
     return finish(failed, 0)
   }
@@ -232,8 +252,10 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0) + pad(n1)
     if (n0 === 0 || n1 === 0 || size > M.size || M.busy) return slow(X[14], x, y)
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, x, p0, n0)
-    copyIn(1, y, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, x, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, y, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[14], 2)
     return finish(failed, 0)
   }
@@ -244,8 +266,10 @@ module.exports = function wasmFunctions (rt) {
     const size = pad(n0) + pad(n1)
     if (n0 === 0 || n1 === 0 || size > M.size || M.busy) return slow(X[15], x, y)
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, x, p0, n0)
-    copyIn(1, y, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, x, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, y, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[15], 2)
     return finish(failed, 0)
   }
@@ -261,8 +285,10 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, hex, n0, b1, bin, n1)) return slow(X[16], hex, bin)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, bin, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, bin, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
     const failed = call(X[16], 2)
     const keep = kept(failed)
     if (keep) copyOut(0, hex, p0, n0, size)
@@ -280,8 +306,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, bin, n0, b1, hex, n1) || shared(b0, bin, n0, b2, ignore, n2)) return slow(X[17], bin, hex, ignore)
     }
     M.busy = true
-    const p0 = M.scratch, p1 = copyIn(0, bin, p0, n0), p2 = copyIn(1, hex, p1, n1)
-    copyInOpt(2, ignore, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8
+    u8Set(u8, bin, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, hex, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    if (n2 > 0) { u8Set(u8, ignore, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2 } else u32[slots + 12] = NULL
     const failed = call(X[17], 3)
     copyOut(0, bin, p0, n0, size)
     return finish(failed, outputs)
@@ -291,8 +320,9 @@ module.exports = function wasmFunctions (rt) {
   function sodium_base64_encoded_len (bin_len, variant) {
     if (typeof bin_len !== 'number' || typeof variant !== 'number' || M.busy) return slow(X[18], bin_len, variant)
     M.busy = true
-    putNumber(0, bin_len)
-    putNumber(1, variant)
+    const slots = M.args, u32 = M.u32, f64 = M.f64
+    u32[slots] = NUMBER; f64[(slots + 4) >>> 1] = bin_len
+    u32[slots + 6] = NUMBER; f64[(slots + 10) >>> 1] = variant
     const failed = call(X[18], 2)
     return finish(failed, 0)
   }
@@ -308,9 +338,11 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, b64, n0, b1, bin, n1)) return slow(X[19], b64, bin, variant)
     }
     M.busy = true
-    putNumber(2, variant)
-    const p0 = M.scratch, p1 = place(0, p0, n0)
-    copyIn(1, bin, p1, n1)
+    const p0 = M.scratch, p1 = p0 + pad(n0)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, bin, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    u32[slots + 12] = NUMBER; f64[(slots + 16) >>> 1] = variant
     const failed = call(X[19], 3)
     const keep = kept(failed)
     if (keep) copyOut(0, b64, p0, n0, size)
@@ -328,9 +360,12 @@ module.exports = function wasmFunctions (rt) {
       if (shared(b0, bin, n0, b1, b64, n1) || shared(b0, bin, n0, b2, ignore, n2)) return slow(X[20], bin, b64, ignore, variant)
     }
     M.busy = true
-    putNumber(3, variant)
-    const p0 = M.scratch, p1 = copyIn(0, bin, p0, n0), p2 = copyIn(1, b64, p1, n1)
-    copyInOpt(2, ignore, p2, n2)
+    const p0 = M.scratch, p1 = p0 + pad(n0), p2 = p1 + pad(n1)
+    const slots = M.args, u32 = M.u32, u8 = M.u8, f64 = M.f64
+    u8Set(u8, bin, p0); u32[slots] = TYPEDARRAY; u32[slots + 2] = p0; u32[slots + 3] = n0
+    u8Set(u8, b64, p1); u32[slots + 6] = TYPEDARRAY; u32[slots + 8] = p1; u32[slots + 9] = n1
+    if (n2 > 0) { u8Set(u8, ignore, p2); u32[slots + 12] = TYPEDARRAY; u32[slots + 14] = p2; u32[slots + 15] = n2 } else u32[slots + 12] = NULL
+    u32[slots + 18] = NUMBER; f64[(slots + 22) >>> 1] = variant
     const failed = call(X[20], 4)
     copyOut(0, bin, p0, n0, size)
     return finish(failed, outputs)
