@@ -43,6 +43,7 @@
         "src/crypto/mlkem768_dispatch.c",
         "src/crypto/mlkem768_portable.c",
         "src/crypto/mlkem768_avx2.c",
+        "src/crypto/mlkem768_simd128.c",
         "src/crypto/keccak4x_avx2.c",
         "src/crypto/keccak4x_avx512vl.c",
         "src/crypto/xwing.c",

@@ -19,7 +19,11 @@
 #include <cpuid.h>
 #endif
 
+#ifdef NAT_MLKEM_SIMD128
+const nat_mlkem768_kernels *nat_mlkem768_kernels_chosen = &nat_mlkem768_simd128;
+#else
 const nat_mlkem768_kernels *nat_mlkem768_kernels_chosen = &nat_mlkem768_portable;
+#endif
 
 /* Whether libsodium's own ML-KEM and X-Wing run (NATRIUM_MLKEM=libsodium). wasm32 has no
  * environment to read, so there it is never: libsodium's reference ML-KEM (its K-PKE, Keccak and

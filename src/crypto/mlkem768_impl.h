@@ -112,6 +112,12 @@ extern const nat_mlkem768_kernels nat_mlkem768_avx512vl;
 void nat_mlkem768_avx2_init(void);
 #endif
 
+#if defined(__wasm_simd128__)
+#define NAT_MLKEM_SIMD128 1
+/* WebAssembly SIMD128 (mlkem768_simd128.c): eight coefficients per v128, Barrett products. */
+extern const nat_mlkem768_kernels nat_mlkem768_simd128;
+#endif
+
 /* The kernels mlkem768_dispatch.c chose (NULL: libsodium's code answers). */
 extern const nat_mlkem768_kernels *nat_mlkem768_kernels_chosen;
 
