@@ -46,6 +46,7 @@
         "src/crypto/mlkem768_simd128.c",
         "src/crypto/keccak4x_avx2.c",
         "src/crypto/keccak4x_avx512vl.c",
+        "src/crypto/keccak2x_simd128.c",
         "src/crypto/xwing.c",
         "src/crypto/x25519_dispatch.c",
         "src/crypto/x25519_portable.c",

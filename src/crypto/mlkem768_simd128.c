@@ -20,8 +20,11 @@
  * Constant time: the arithmetic kernels run the same instructions on every input, with no
  * branch and no memory index that depends on a coefficient (the loops and table reads depend
  * only on the position in the polynomial). */
+#include <sodium.h>
 #include <string.h>
 
+#include "keccak.h"
+#include "keccak4x.h"
 #include "mlkem768_impl.h"
 
 #if defined(__wasm_simd128__)
@@ -39,6 +42,8 @@ typedef v128_t V;
 #define LOADV(p, i) wasm_v128_load((p)->c + 8 * (i))
 #define STOREV(p, i, v) wasm_v128_store((p)->c + 8 * (i), v)
 #define INLINE static inline __attribute__((always_inline))
+/* a byte shuffle of one vector whose sixteen indexes come from a macro */
+#define SHUFFLE_BYTES(x, ...) wasm_i8x16_shuffle(x, x, __VA_ARGS__)
 
 /* zeta^BitRev7(k) mod q, centred (mlkem768_portable.c's nat_mlkem_zetas without the factor R) */
 static const int16_t zetas[128] = {
@@ -222,34 +227,298 @@ static void basemul_acc_simd128(nat_mlkem_poly *r, const nat_mlkem_poly a[K], co
   }
 }
 
+/* The representative in [0, q) of each lane, for any int16_t. */
+INLINE V canonical(V a) {
+  const V r = barrett(a);
+  return ADD(r, wasm_v128_and(wasm_i16x8_shr(r, 15), V16(Q)));
+}
+
+/* Eight coefficients in 12 bytes a vector: each pair a + 2^12 b in a 32-bit lane (dot product
+ * with (1, 2^12)), the three low bytes of each lane gathered, stored as 16 bytes at 12 i (the
+ * next store overwrites the four past them; the last vector stores 8 + 4, so nothing is written
+ * beyond the 384). */
+INLINE V encode12_bytes(V x) {
+  const V w = wasm_i32x4_dot_i16x8(canonical(x), wasm_i32x4_splat(1 | 1 << 28)); /* (1, 2^12) */
+    return wasm_i8x16_shuffle(w, w, 0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0, 0, 0, 0);
+}
+
+static void encode12_simd128(unsigned char r[384], const nat_mlkem_poly *p) {
+  for (size_t i = 0; i < 31; i++) wasm_v128_store(r + 12 * i, encode12_bytes(LOADV(p, i)));
+  const V b = encode12_bytes(LOADV(p, 31));
+  wasm_v128_store64_lane(r + 372, b, 0);
+  wasm_v128_store32_lane(r + 380, b, 2);
+}
+
+/* The reverse: each coefficient's two bytes to a 16-bit lane, the odd ones shifted down by 4,
+ * all masked to 12 bits. Vector i reads the 16 bytes from 12 i, the last one those ending at
+ * byte 384 (so none beyond it), its bytes taken 4 further on. */
+#define SPREAD12(o) \
+  (o), (o) + 1, (o) + 1, (o) + 2, (o) + 3, (o) + 4, (o) + 4, (o) + 5, (o) + 6, (o) + 7, (o) + 7, (o) + 8, \
+  (o) + 9, (o) + 10, (o) + 10, (o) + 11
+INLINE V decode12_spread(V x) {
+  const V y = wasm_i16x8_shuffle(x, wasm_u16x8_shr(x, 4), 0, 9, 2, 11, 4, 13, 6, 15);
+  return wasm_v128_and(y, V16(0xfff));
+}
+
+static void decode12_simd128(nat_mlkem_poly *p, const unsigned char a[384]) {
+  for (size_t i = 0; i < 31; i++) {
+    const V raw = wasm_v128_load(a + 12 * i);
+    STOREV(p, i, decode12_spread(SHUFFLE_BYTES(raw, SPREAD12(0))));
+  }
+  const V raw = wasm_v128_load(a + 368);
+  STOREV(p, 31, decode12_spread(SHUFFLE_BYTES(raw, SPREAD12(4))));
+}
+
+/* Compress_10 of x in [0, q) in 32-bit lanes: ((x 161271 + 261911) >> 19) mod 2^10 equals
+ * round(2^10 x / q) mod 2^10 for every such x (as in the AVX2 kernel). */
+INLINE V compress10_32(V x) {
+  const V t = wasm_i32x4_add(wasm_i32x4_mul(x, wasm_i32x4_splat(161271)), wasm_i32x4_splat(261911));
+  return wasm_v128_and(wasm_u32x4_shr(t, 19), wasm_i32x4_splat(0x3ff));
+}
+
+/* Eight coefficients in 10 bytes a vector: compressed in 32-bit lanes and narrowed back to 16
+ * bits, pairs joined to 20 bits (a dot product with (1, 2^10)), 32-bit pairs to 40 bits in each
+ * 64-bit lane (the high half moved down by 12), whose five low bytes are gathered; stored as 16
+ * bytes at 10 i (overwritten past the ten by the next store), the last as 8 + 2. */
+INLINE V compress10_bytes(V v) {
+  const V low32 = wasm_i64x2_splat(0xffffffff), x = canonical(v);
+  const V y = wasm_u16x8_narrow_i32x4(compress10_32(wasm_u32x4_extend_low_u16x8(x)),
+                                      compress10_32(wasm_u32x4_extend_high_u16x8(x)));
+  const V w = wasm_i32x4_dot_i16x8(y, wasm_i32x4_splat(1 | 1 << 26)); /* (1, 2^10) */
+  const V z = wasm_v128_or(wasm_v128_and(w, low32), wasm_u64x2_shr(wasm_v128_andnot(w, low32), 12));
+  return wasm_i8x16_shuffle(z, z, 0, 1, 2, 3, 4, 8, 9, 10, 11, 12, 0, 0, 0, 0, 0, 0);
+}
+
+static void compress10_simd128(unsigned char r[320], const nat_mlkem_poly *p) {
+  for (size_t i = 0; i < 31; i++) wasm_v128_store(r + 10 * i, compress10_bytes(LOADV(p, i)));
+  const V b = compress10_bytes(LOADV(p, 31));
+  wasm_v128_store64_lane(r + 310, b, 0);
+  wasm_v128_store16_lane(r + 318, b, 4);
+}
+
+/* The reverse: each coefficient's two bytes to a 16-bit lane, shifted left (by a product) so
+ * that its ten bits are the lane's top ten, then Decompress_10 as q15mulr(y 2^5, q) = (y q +
+ * 2^9) >> 10. Vector i reads the 16 bytes from 10 i, the last one those ending at byte 320,
+ * its bytes taken 6 further on. */
+#define SPREAD10(o) \
+  (o), (o) + 1, (o) + 1, (o) + 2, (o) + 2, (o) + 3, (o) + 3, (o) + 4, (o) + 5, (o) + 6, (o) + 6, (o) + 7, \
+  (o) + 7, (o) + 8, (o) + 8, (o) + 9
+INLINE V decompress10_spread(V x, V up) {
+  const V y = wasm_v128_and(wasm_u16x8_shr(MUL(x, up), 1), V16(0x7fe0));
+  return wasm_i16x8_q15mulr_sat(y, V16(Q));
+}
+
+static void decompress10_simd128(nat_mlkem_poly *p, const unsigned char a[320]) {
+  V up = wasm_i16x8_make(64, 16, 4, 1, 64, 16, 4, 1);
+  /* opaque to the optimiser, which would turn the product by powers of two into shifts by a
+   * count per lane: SIMD128 has none, and V8 then shifts lane by lane in scalar code */
+  __asm__("" : "+r"(up));
+  for (size_t i = 0; i < 31; i++) {
+    const V raw = wasm_v128_load(a + 10 * i);
+    STOREV(p, i, decompress10_spread(SHUFFLE_BYTES(raw, SPREAD10(0)), up));
+  }
+  const V raw = wasm_v128_load(a + 304);
+  STOREV(p, 31, decompress10_spread(SHUFFLE_BYTES(raw, SPREAD10(6)), up));
+}
+
+/* The matrix and the noise: SHAKE128 and SHAKE256 on the two-way Keccak (keccak2x_simd128.c),
+ * the rejection sampling and the CBD in vectors on its output. */
+#define SHAKE128_RATE 168
+#define SHAKE256_RATE 136
+/* the rejection sampling stores eight lanes from the count on, so up to 8 beyond N */
+#define SAMPLE_SLACK 8
+
+/* The swizzle that moves the 16-bit lanes picked by an 8-bit mask to the front, in order. */
+static _Alignas(16) unsigned char compact[256][16];
+
+__attribute__((constructor)) static void compact_fill(void) {
+  for (unsigned m = 0; m < 256; m++) {
+    size_t n = 0;
+    for (unsigned i = 0; i < 8; i++) {
+      if (m >> i & 1) {
+        compact[m][2 * n] = (unsigned char) (2 * i);
+        compact[m][2 * n + 1] = (unsigned char) (2 * i + 1);
+        n++;
+      }
+    }
+    for (; n < 8; n++) compact[m][2 * n] = compact[m][2 * n + 1] = 0x80;
+  }
+}
+
+/* Algorithm 7's loop on 168 bytes (buf readable to byte 172), eight candidates (12 bytes) at a
+ * time: decoded as ByteDecode_12's pairs, compared with q, the accepted lanes moved to the front
+ * (a swizzle from the table, by the comparison's bitmask) and stored at the count, which grows
+ * by their number; so the first N are the scalar loop's, in its order. Variable time and
+ * indexes on public data only (the matrix seed rho and its XOF output). */
+static size_t rej_uniform_simd128(int16_t *out, size_t ctr, const unsigned char *buf) {
+  for (size_t pos = 0; pos < SHAKE128_RATE && ctr < N; pos += 12) {
+    const V x = decode12_spread(SHUFFLE_BYTES(wasm_v128_load(buf + pos), SPREAD12(0)));
+    const unsigned m = (unsigned) wasm_i16x8_bitmask(wasm_u16x8_lt(x, V16(Q)));
+    wasm_v128_store(out + ctr, wasm_i8x16_swizzle(x, wasm_v128_load(compact[m])));
+    ctr += (size_t) __builtin_popcount(m);
+  }
+  return ctr;
+}
+
+/* The first `lanes` 64-bit lanes of the two interleaved states, each to its own buffer. */
+static void squeeze2(unsigned char out0[], unsigned char out1[], const uint64_t s[50], size_t lanes) {
+  for (size_t i = 0; i < lanes; i += 2) {
+    const V a = wasm_v128_load(s + 2 * i), b = wasm_v128_load(s + 2 * i + 2);
+    wasm_v128_store(out0 + 8 * i, wasm_i64x2_shuffle(a, b, 0, 2));
+    wasm_v128_store(out1 + 8 * i, wasm_i64x2_shuffle(a, b, 1, 3));
+  }
+}
+
+/* The matrix's nine entries (SHAKE128(rho || x || y) each, squeezed until 256 coefficients)
+ * and, with in given, the sponge of rate 136 beside them (H(ek) or J(z || c): its blocks, then
+ * 32 bytes out), as jobs on the two states of the two-way Keccak: the hash on state 0 first,
+ * the entries on the other, and a state whose job is done takes the next entry (the AVX2
+ * kernels' matrix_hash4 on four). The loop branches on the sampling's progress, i.e. on rho
+ * (public), and on the hash input's length; the hash's bytes are only xored in. */
+#define NO_JOB 255
+static void matrix_hash2(nat_mlkem_poly a[K][K], const unsigned char rho[32], int transposed,
+                         unsigned char out[32], const unsigned char *in, size_t inlen,
+                         unsigned char domain) {
+  _Alignas(16) uint64_t s[50];
+  _Alignas(16) unsigned char buf[2][SHAKE128_RATE + 8];
+  _Alignas(16) int16_t coeffs[2][N + SAMPLE_SLACK];
+  unsigned char last[SHAKE256_RATE];
+  size_t ctr[2] = {0, 0};
+  unsigned char entry[2], fresh[2] = {1, 1};
+  uint64_t rho_words[4];
+  const size_t hash_blocks = in != NULL ? inlen / SHAKE256_RATE + 1 : 0, tail = inlen % SHAKE256_RATE;
+  size_t hashed = 0, next = 0;
+
+  memcpy(rho_words, rho, 32);
+  memset(s, 0, sizeof s);
+  entry[0] = hash_blocks > 0 ? NO_JOB : (unsigned char) next++;
+  entry[1] = (unsigned char) next++;
+  memset(last, 0, sizeof last);
+  if (hash_blocks > 0) {
+    memcpy(last, in + inlen - tail, tail);
+    last[tail] = domain;
+    last[SHAKE256_RATE - 1] |= 0x80;
+  }
+  for (;;) {
+    /* a new matrix entry's one block: rho, x, y and SHAKE128's padding */
+    for (size_t j = 0; j < 2; j++) {
+      if (entry[j] == NO_JOB || !fresh[j]) continue;
+      const unsigned i = entry[j] / K, l = entry[j] % K;
+      const unsigned x = transposed ? i : l, y = transposed ? l : i;
+      for (size_t w = 0; w < 25; w++) s[2 * w + j] = 0;
+      for (size_t w = 0; w < 4; w++) s[2 * w + j] = rho_words[w];
+      s[8 + j] = (uint64_t) x | (uint64_t) y << 8 | (uint64_t) 0x1f << 16;
+      s[2 * (SHAKE128_RATE / 8 - 1) + j] = (uint64_t) 0x80 << 56;
+      fresh[j] = 0;
+      ctr[j] = 0;
+    }
+    /* the hash's next block into state 0 */
+    const int hashing = hashed < hash_blocks;
+    if (hashing) {
+      const unsigned char *block = hashed + 1 < hash_blocks ? in + hashed * SHAKE256_RATE : last;
+      for (size_t w = 0; w < SHAKE256_RATE / 8; w++) {
+        uint64_t v;
+        memcpy(&v, block + 8 * w, 8);
+        s[2 * w] ^= v;
+      }
+    }
+    nat_keccak2x_permute_simd128(s);
+    if (hashing && ++hashed == hash_blocks) {
+      for (size_t w = 0; w < 4; w++) memcpy(out + 8 * w, &s[2 * w], 8);
+    }
+    squeeze2(buf[0], buf[1], s, 22);
+    int busy = hashed < hash_blocks;
+    for (size_t j = 0; j < 2; j++) {
+      if (entry[j] != NO_JOB) {
+        ctr[j] = rej_uniform_simd128(coeffs[j], ctr[j], buf[j]);
+        if (ctr[j] >= N) {
+          memcpy(a[entry[j] / K][entry[j] % K].c, coeffs[j], sizeof a[0][0].c);
+          entry[j] = NO_JOB;
+        }
+      }
+      /* a free state (state 0 once the hash is out) takes the next entry */
+      if (entry[j] == NO_JOB && !(j == 0 && hashed < hash_blocks) && next < K * K) {
+        entry[j] = (unsigned char) next++;
+        fresh[j] = 1;
+      }
+      if (entry[j] != NO_JOB) busy = 1;
+    }
+    if (!busy) break;
+  }
+  /* state 0's words are the hash's (J's input holds the secret z, and Keccak is invertible) */
+  sodium_memzero(s, sizeof s);
+  sodium_memzero(buf[0], sizeof buf[0]);
+  sodium_memzero(last, sizeof last);
+}
+
 static void matrix_simd128(nat_mlkem_poly a[K][K], const unsigned char rho[32], int transposed) {
-  nat_mlkem768_portable.matrix(a, rho, transposed);
+  matrix_hash2(a, rho, transposed, NULL, NULL, 0, 0);
 }
 
 static void matrix_hash_simd128(nat_mlkem_poly a[K][K], const unsigned char rho[32], int transposed,
                                 unsigned char out[32], const unsigned char *in, size_t inlen,
                                 unsigned char domain) {
-  nat_mlkem768_portable.matrix_hash(a, rho, transposed, out, in, inlen, domain);
+  matrix_hash2(a, rho, transposed, out, in, inlen, domain);
 }
 
+/* SamplePolyCBD_2 of 128 bytes as nat_mlkem_cbd2, sixteen bytes (32 coefficients) at a time: in
+ * each byte the sums of bit pairs (x & 0x55) + (x >> 1 & 0x55), the low 2-bit sum minus the next
+ * one for the even coefficient and the high two's difference for the odd one, interleaved and
+ * widened to 16 bits. The shifts are 16-bit ones; the masks drop the bits they move across
+ * bytes. */
+static void cbd2_simd128(nat_mlkem_poly *p, const unsigned char buf[128]) {
+  const V m55 = wasm_i8x16_splat(0x55), m03 = wasm_i8x16_splat(0x03);
+  for (size_t i = 0; i < 8; i++) {
+    const V t = wasm_v128_load(buf + 16 * i);
+    const V u = wasm_i8x16_add(wasm_v128_and(t, m55), wasm_v128_and(wasm_u16x8_shr(t, 1), m55));
+    const V lo = wasm_i8x16_sub(wasm_v128_and(u, m03), wasm_v128_and(wasm_u16x8_shr(u, 2), m03));
+    const V hi = wasm_i8x16_sub(wasm_v128_and(wasm_u16x8_shr(u, 4), m03), wasm_v128_and(wasm_u16x8_shr(u, 6), m03));
+    const V e0 = wasm_i8x16_shuffle(lo, hi, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+    const V e1 = wasm_i8x16_shuffle(lo, hi, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+    STOREV(p, 4 * i, wasm_i16x8_extend_low_i8x16(e0));
+    STOREV(p, 4 * i + 1, wasm_i16x8_extend_high_i8x16(e0));
+    STOREV(p, 4 * i + 2, wasm_i16x8_extend_low_i8x16(e1));
+    STOREV(p, 4 * i + 3, wasm_i16x8_extend_high_i8x16(e1));
+  }
+}
+
+/* PRF_2(sigma, k) = SHAKE256(sigma || k, 128) for two nonces at a time on the two-way Keccak
+ * (33 bytes and the padding in one block, 128 bytes out of one permutation), an odd last one on
+ * the scalar Keccak. */
 static void noise_simd128(nat_mlkem_poly *p, size_t n, const unsigned char sigma[32]) {
-  nat_mlkem768_portable.noise(p, n, sigma);
-}
+  _Alignas(16) uint64_t s[50];
+  _Alignas(16) unsigned char buf[2][128];
+  unsigned char st[200];
+  size_t k = 0;
 
-static void encode12_simd128(unsigned char r[384], const nat_mlkem_poly *p) {
-  nat_mlkem768_portable.encode12(r, p);
-}
-
-static void decode12_simd128(nat_mlkem_poly *p, const unsigned char a[384]) {
-  nat_mlkem768_portable.decode12(p, a);
-}
-
-static void compress10_simd128(unsigned char r[320], const nat_mlkem_poly *p) {
-  nat_mlkem768_portable.compress10(r, p);
-}
-
-static void decompress10_simd128(nat_mlkem_poly *p, const unsigned char a[320]) {
-  nat_mlkem768_portable.decompress10(p, a);
+  for (; k + 2 <= n; k += 2) {
+    memset(s, 0, sizeof s);
+    for (size_t w = 0; w < 4; w++) {
+      uint64_t v;
+      memcpy(&v, sigma + 8 * w, 8);
+      s[2 * w] = s[2 * w + 1] = v;
+    }
+    for (size_t j = 0; j < 2; j++) {
+      s[8 + j] = (uint64_t) (k + j) | (uint64_t) 0x1f << 8;
+      s[2 * (SHAKE256_RATE / 8 - 1) + j] = (uint64_t) 0x80 << 56;
+    }
+    nat_keccak2x_permute_simd128(s);
+    squeeze2(buf[0], buf[1], s, 16);
+    cbd2_simd128(&p[k], buf[0]);
+    cbd2_simd128(&p[k + 1], buf[1]);
+  }
+  if (k < n) {
+    memset(st, 0, sizeof st);
+    memcpy(st, sigma, 32);
+    st[32] = (unsigned char) k;
+    st[33] = 0x1f;
+    st[SHAKE256_RATE - 1] = 0x80;
+    nat_keccak_permute(st, 24);
+    cbd2_simd128(&p[k], st);
+  }
+  sodium_memzero(s, sizeof s);
+  sodium_memzero(buf, sizeof buf);
+  sodium_memzero(st, sizeof st);
 }
 
 const nat_mlkem768_kernels nat_mlkem768_simd128 = {
