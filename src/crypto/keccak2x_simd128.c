@@ -53,5 +53,5 @@
 #define KECCAK4X_ST(i, v) wasm_v128_store(s + 2 * (i), v)
 #include "keccak4x_round.h"
 
-NAT_KECCAK4X_PERMUTE(nat_keccak2x_permute_simd128, )
+NAT_KECCAK4X_PERMUTE_STEP1(nat_keccak2x_permute_simd128, )
 #endif

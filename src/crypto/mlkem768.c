@@ -35,7 +35,7 @@ typedef nat_mlkem_poly poly;
 #endif
 
 static const nat_mlkem768_kernels *kernels(void) {
-  return nat_mlkem768_kernels_chosen != NULL ? nat_mlkem768_kernels_chosen : &nat_mlkem768_portable;
+  return nat_mlkem768_kernels_chosen != NULL ? nat_mlkem768_kernels_chosen : &NAT_MLKEM768_BASELINE;
 }
 
 /* FIPS 203 section 7.2's modulus check: ByteEncode_12(ByteDecode_12(ek)) = ek, i.e. every

@@ -118,6 +118,15 @@ void nat_mlkem768_avx2_init(void);
 extern const nat_mlkem768_kernels nat_mlkem768_simd128;
 #endif
 
+/* The kernels every machine this is built for runs: SIMD128 in wasm (the module requires it, so
+ * the portable set is left out of it; test/c/mlkem768.c still runs both under Node's WASI), the
+ * portable C elsewhere. */
+#ifdef NAT_MLKEM_SIMD128
+#define NAT_MLKEM768_BASELINE nat_mlkem768_simd128
+#else
+#define NAT_MLKEM768_BASELINE nat_mlkem768_portable
+#endif
+
 /* The kernels mlkem768_dispatch.c chose (NULL: libsodium's code answers). */
 extern const nat_mlkem768_kernels *nat_mlkem768_kernels_chosen;
 

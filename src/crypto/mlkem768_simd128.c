@@ -44,57 +44,14 @@ typedef v128_t V;
 #define INLINE static inline __attribute__((always_inline))
 /* a byte shuffle of one vector whose sixteen indexes come from a macro */
 #define SHUFFLE_BYTES(x, ...) wasm_i8x16_shuffle(x, x, __VA_ARGS__)
+/* for the sampling's bookkeeping loops: unrolled they cost module bytes and gain nothing */
+#define NO_UNROLL _Pragma("clang loop unroll(disable)")
 
-/* zeta^BitRev7(k) mod q, centred (mlkem768_portable.c's nat_mlkem_zetas without the factor R) */
-static const int16_t zetas[128] = {
-  1, -1600, -749, -40, -687, 630, -1432, 848, 1062, -1410, 193, 797, -543, -69, 569, -1583, 296,
-  -882, 1339, 1476, -283, 56, -1089, 1333, 1426, -1235, 535, -447, -936, -450, -1355, 821, 289,
-  331, -76, -1573, 1197, -1025, -1052, -1274, 650, -1352, -816, 632, -464, 33, 1320, -1414, -1010,
-  1435, 807, 452, 1438, -461, 1534, -927, -682, -712, 1481, 648, -855, -219, 1227, 910, 17, -568,
-  583, -680, 1637, 723, -1041, 1100, 1409, -667, -48, 233, 756, -1173, -314, -279, -1626, 1651,
-  -540, -1540, -1482, 952, 1461, -642, 939, -1021, -892, -941, 733, -992, 268, 641, 1584, -1031,
-  -1292, -109, 375, -780, -1239, 1645, 1063, 319, -556, 757, -1230, 561, -863, -735, -525, 1092,
-  403, 1026, 1143, -1179, -554, 886, -1607, 1212, -1455, 1029, -1219, -394, 885, -1175,
-};
-
-/* round(zetas[k] 2^15 / q) */
-static const int16_t zetas_tw[128] = {
-  10, -15749, -7373, -394, -6762, 6201, -14095, 8347, 10453, -13879, 1900, 7845, -5345, -679, 5601,
-  -15582, 2914, -8682, 13180, 14529, -2786, 551, -10719, 13121, 14036, -12156, 5266, -4400, -9213,
-  -4429, -13338, 8081, 2845, 3258, -748, -15483, 11782, -10089, -10355, -12540, 6398, -13308,
-  -8032, 6221, -4567, 325, 12993, -13918, -9942, 14125, 7943, 4449, 14155, -4538, 15099, -9125,
-  -6713, -7008, 14578, 6378, -8416, -2156, 12078, 8957, 167, -5591, 5739, -6693, 16113, 7117,
-  -10247, 10828, 13869, -6565, -472, 2293, 7441, -11546, -3091, -2746, -16005, 16251, -5315,
-  -15159, -14588, 9371, 14381, -6319, 9243, -10050, -8780, -9262, 7215, -9764, 2638, 6309, 15592,
-  -10148, -12717, -1073, 3691, -7678, -12196, 16192, 10463, 3140, -5473, 7451, -12107, 5522, -8495,
-  -7235, -5168, 10749, 3967, 10099, 11251, -11605, -5453, 8721, -15818, 11930, -14322, 10129,
-  -11999, -3878, 8711, -11566,
-};
-
-/* zeta^(2 BitRev7(i) + 1) mod q, centred, for pair i, and round(gammas[i] 2^15 / q) */
-static const int16_t gammas[128] = {
-  17, -17, -568, 568, 583, -583, -680, 680, 1637, -1637, 723, -723, -1041, 1041, 1100, -1100, 1409,
-  -1409, -667, 667, -48, 48, 233, -233, 756, -756, -1173, 1173, -314, 314, -279, 279, -1626, 1626,
-  1651, -1651, -540, 540, -1540, 1540, -1482, 1482, 952, -952, 1461, -1461, -642, 642, 939, -939,
-  -1021, 1021, -892, 892, -941, 941, 733, -733, -992, 992, 268, -268, 641, -641, 1584, -1584,
-  -1031, 1031, -1292, 1292, -109, 109, 375, -375, -780, 780, -1239, 1239, 1645, -1645, 1063, -1063,
-  319, -319, -556, 556, 757, -757, -1230, 1230, 561, -561, -863, 863, -735, 735, -525, 525, 1092,
-  -1092, 403, -403, 1026, -1026, 1143, -1143, -1179, 1179, -554, 554, 886, -886, -1607, 1607, 1212,
-  -1212, -1455, 1455, 1029, -1029, -1219, 1219, -394, 394, 885, -885, -1175, 1175,
-};
-
-static const int16_t gammas_tw[128] = {
-  167, -167, -5591, 5591, 5739, -5739, -6693, 6693, 16113, -16113, 7117, -7117, -10247, 10247,
-  10828, -10828, 13869, -13869, -6565, 6565, -472, 472, 2293, -2293, 7441, -7441, -11546, 11546,
-  -3091, 3091, -2746, 2746, -16005, 16005, 16251, -16251, -5315, 5315, -15159, 15159, -14588,
-  14588, 9371, -9371, 14381, -14381, -6319, 6319, 9243, -9243, -10050, 10050, -8780, 8780, -9262,
-  9262, 7215, -7215, -9764, 9764, 2638, -2638, 6309, -6309, 15592, -15592, -10148, 10148, -12717,
-  12717, -1073, 1073, 3691, -3691, -7678, 7678, -12196, 12196, 16192, -16192, 10463, -10463, 3140,
-  -3140, -5473, 5473, 7451, -7451, -12107, 12107, 5522, -5522, -8495, 8495, -7235, 7235, -5168,
-  5168, 10749, -10749, 3967, -3967, 10099, -10099, 11251, -11251, -11605, 11605, -5453, 5453, 8721,
-  -8721, -15818, 15818, 11930, -11930, -14322, 14322, 10129, -10129, -11999, 11999, -3878, 3878,
-  8711, -8711, -11566, 11566,
-};
+/* zeta^BitRev7(k) mod q and, for pair i of the base multiplication, zeta^(2 BitRev7(i) + 1) mod q,
+ * both centred (mlkem768_portable.c's tables without their factor R), with their Barrett
+ * multipliers round(z 2^15 / q): filled at instantiation from zeta = 17 (tables_fill below),
+ * which takes fewer module bytes than the 1 KB of constants. */
+static int16_t zetas[128], zetas_tw[128], gammas[128], gammas_tw[128];
 
 /* a z mod q, lane by lane, for |a| < 2^15 and zt = round(z 2^15 / q), |z| <= q / 2: t =
  * round(a zt / 2^15) is within 1 of a z / q (|a (zt - z 2^15 / q)| / 2^15 < 1/2, plus the
@@ -331,9 +288,35 @@ static void decompress10_simd128(nat_mlkem_poly *p, const unsigned char a[320]) 
 /* The swizzle that moves the 16-bit lanes picked by an 8-bit mask to the front, in order. */
 static _Alignas(16) unsigned char compact[256][16];
 
-__attribute__((constructor)) static void compact_fill(void) {
+/* round(z 2^15 / q) for |z| <= q / 2, halves away from zero */
+static int16_t twist(int16_t z) {
+  const int32_t n = (int32_t) z * 32768;
+  return (int16_t) (n >= 0 ? (n + Q / 2) / Q : -((-n + Q / 2) / Q));
+}
+
+static int16_t centred(uint32_t x) {
+  return (int16_t) (x > Q / 2 ? (int32_t) x - Q : (int32_t) x);
+}
+
+__attribute__((constructor)) static void tables_fill(void) {
+  uint32_t power[256];
+  power[0] = 1;
+  NO_UNROLL
+  for (size_t i = 1; i < 256; i++) power[i] = power[i - 1] * 17 % Q;
+  NO_UNROLL
+  for (unsigned k = 0; k < 128; k++) {
+    unsigned rev = 0;
+    NO_UNROLL
+    for (unsigned b = 0; b < 7; b++) rev |= (k >> b & 1) << (6 - b);
+    zetas[k] = centred(power[rev]);
+    zetas_tw[k] = twist(zetas[k]);
+    gammas[k] = centred(power[2 * rev + 1]);
+    gammas_tw[k] = twist(gammas[k]);
+  }
+  NO_UNROLL
   for (unsigned m = 0; m < 256; m++) {
     size_t n = 0;
+    NO_UNROLL
     for (unsigned i = 0; i < 8; i++) {
       if (m >> i & 1) {
         compact[m][2 * n] = (unsigned char) (2 * i);
@@ -341,6 +324,7 @@ __attribute__((constructor)) static void compact_fill(void) {
         n++;
       }
     }
+    NO_UNROLL
     for (; n < 8; n++) compact[m][2 * n] = compact[m][2 * n + 1] = 0x80;
   }
 }
@@ -350,7 +334,7 @@ __attribute__((constructor)) static void compact_fill(void) {
  * (a swizzle from the table, by the comparison's bitmask) and stored at the count, which grows
  * by their number; so the first N are the scalar loop's, in its order. Variable time and
  * indexes on public data only (the matrix seed rho and its XOF output). */
-static size_t rej_uniform_simd128(int16_t *out, size_t ctr, const unsigned char *buf) {
+__attribute__((noinline)) static size_t rej_uniform_simd128(int16_t *out, size_t ctr, const unsigned char *buf) {
   for (size_t pos = 0; pos < SHAKE128_RATE && ctr < N; pos += 12) {
     const V x = decode12_spread(SHUFFLE_BYTES(wasm_v128_load(buf + pos), SPREAD12(0)));
     const unsigned m = (unsigned) wasm_i16x8_bitmask(wasm_u16x8_lt(x, V16(Q)));
@@ -361,7 +345,9 @@ static size_t rej_uniform_simd128(int16_t *out, size_t ctr, const unsigned char 
 }
 
 /* The first `lanes` 64-bit lanes of the two interleaved states, each to its own buffer. */
-static void squeeze2(unsigned char out0[], unsigned char out1[], const uint64_t s[50], size_t lanes) {
+__attribute__((noinline)) static void squeeze2(unsigned char out0[], unsigned char out1[], const uint64_t s[50],
+                                                size_t lanes) {
+  NO_UNROLL
   for (size_t i = 0; i < lanes; i += 2) {
     const V a = wasm_v128_load(s + 2 * i), b = wasm_v128_load(s + 2 * i + 2);
     wasm_v128_store(out0 + 8 * i, wasm_i64x2_shuffle(a, b, 0, 2));
@@ -405,6 +391,7 @@ static void matrix_hash2(nat_mlkem_poly a[K][K], const unsigned char rho[32], in
       if (entry[j] == NO_JOB || !fresh[j]) continue;
       const unsigned i = entry[j] / K, l = entry[j] % K;
       const unsigned x = transposed ? i : l, y = transposed ? l : i;
+      NO_UNROLL
       for (size_t w = 0; w < 25; w++) s[2 * w + j] = 0;
       for (size_t w = 0; w < 4; w++) s[2 * w + j] = rho_words[w];
       s[8 + j] = (uint64_t) x | (uint64_t) y << 8 | (uint64_t) 0x1f << 16;
@@ -416,6 +403,7 @@ static void matrix_hash2(nat_mlkem_poly a[K][K], const unsigned char rho[32], in
     const int hashing = hashed < hash_blocks;
     if (hashing) {
       const unsigned char *block = hashed + 1 < hash_blocks ? in + hashed * SHAKE256_RATE : last;
+      NO_UNROLL
       for (size_t w = 0; w < SHAKE256_RATE / 8; w++) {
         uint64_t v;
         memcpy(&v, block + 8 * w, 8);
@@ -466,7 +454,7 @@ static void matrix_hash_simd128(nat_mlkem_poly a[K][K], const unsigned char rho[
  * one for the even coefficient and the high two's difference for the odd one, interleaved and
  * widened to 16 bits. The shifts are 16-bit ones; the masks drop the bits they move across
  * bytes. */
-static void cbd2_simd128(nat_mlkem_poly *p, const unsigned char buf[128]) {
+__attribute__((noinline)) static void cbd2_simd128(nat_mlkem_poly *p, const unsigned char buf[128]) {
   const V m55 = wasm_i8x16_splat(0x55), m03 = wasm_i8x16_splat(0x03);
   for (size_t i = 0; i < 8; i++) {
     const V t = wasm_v128_load(buf + 16 * i);

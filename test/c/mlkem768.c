@@ -10,9 +10,14 @@
  * memory index on a secret is reported; the public matrix seed rho, which the rejection
  * sampling branches on by design, is declassified where keygen derives it (NAT_DECLASSIFY).
  * MLKEM_TRIALS=n sets the number of random seeds (default 2000, 40 under valgrind).
+ * test/c/run.sh also builds it for wasm32 and runs it under Node's WASI (wasm32: always), where
+ * the SIMD128 kernels answer unless NATRIUM_MLKEM=portable or NATRIUM_DISABLE_SIMD=1 (read by
+ * main below: the library reads no environment on wasm).
  *
  * cc-sources: src/crypto/mlkem768_portable.c src/crypto/mlkem768_avx2.c src/crypto/keccak4x_avx2.c src/crypto/keccak4x_avx512vl.c src/crypto/mlkem768_dispatch.c src/crypto/xwing.c src/crypto/sha3.c src/crypto/keccak.c src/crypto/keccak_portable.c
- * run-env: NATRIUM_MLKEM=portable NATRIUM_MLKEM=avx2 NATRIUM_MLKEM=avx512vl NATRIUM_DISABLE_SIMD=1 */
+ * cc-sources: src/crypto/mlkem768_simd128.c src/crypto/keccak2x_simd128.c
+ * run-env: NATRIUM_MLKEM=portable NATRIUM_MLKEM=avx2 NATRIUM_MLKEM=avx512vl NATRIUM_DISABLE_SIMD=1
+ * wasm32: always */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,6 +218,12 @@ static void test_xwing(int trials) {
 
 int main(void) {
   if (sodium_init() < 0) return 1;
+#ifdef NAT_MLKEM_SIMD128
+  const char *force = getenv("NATRIUM_MLKEM"), *off = getenv("NATRIUM_DISABLE_SIMD");
+  if ((force != NULL && strcmp(force, "portable") == 0) || (off != NULL && off[0] != '\0' && strcmp(off, "0") != 0)) {
+    nat_mlkem768_kernels_chosen = &nat_mlkem768_portable;
+  }
+#endif
   const char *env = getenv("MLKEM_TRIALS");
   const int trials = env != NULL ? atoi(env) : UNDER_VALGRIND ? 40 : 2000;
   test_compress();
