@@ -17,9 +17,16 @@
  * Each kernel's result is the portable one's mod q within the bounds mlkem768_impl.h states;
  * test/c/mlkem768.c compares them under Node's WASI.
  *
- * Constant time: the arithmetic kernels run the same instructions on every input, with no
- * branch and no memory index that depends on a coefficient (the loops and table reads depend
- * only on the position in the polynomial). */
+ * Constant time (valgrind cannot run wasm, so by construction): the arithmetic kernels, the
+ * encodings, the CBD and the two-way Keccak run the same instructions on every input, with no
+ * branch and no memory index that depends on a coefficient, a byte or a Keccak lane (loops and
+ * table reads depend only on the position in the polynomial, and in Keccak only on the round
+ * number); the noise seeds (secret) only flow through them. The rejection sampling branches and
+ * indexes its swizzle table on the matrix seed's XOF output, which is public (FIPS 203's
+ * Algorithm 7 is variable time by design), and matrix_hash2 schedules its jobs on that and on
+ * the hash input's length, while the hashed bytes (J's secret z) are only xored into the
+ * state: the structure of the AVX2 kernels' matrix_hash4, which test/c/mlkem768.c runs natively
+ * under valgrind with the secret key's z marked undefined. */
 #include <sodium.h>
 #include <string.h>
 
@@ -44,14 +51,59 @@ typedef v128_t V;
 #define INLINE static inline __attribute__((always_inline))
 /* a byte shuffle of one vector whose sixteen indexes come from a macro */
 #define SHUFFLE_BYTES(x, ...) wasm_i8x16_shuffle(x, x, __VA_ARGS__)
-/* for the sampling's bookkeeping loops: unrolled they cost module bytes and gain nothing */
+/* for loops that run once at instantiation or keep the sampling's books: unrolled they cost
+ * module bytes and gain nothing */
 #define NO_UNROLL _Pragma("clang loop unroll(disable)")
 
 /* zeta^BitRev7(k) mod q and, for pair i of the base multiplication, zeta^(2 BitRev7(i) + 1) mod q,
  * both centred (mlkem768_portable.c's tables without their factor R), with their Barrett
- * multipliers round(z 2^15 / q): filled at instantiation from zeta = 17 (tables_fill below),
- * which takes fewer module bytes than the 1 KB of constants. */
+ * multipliers round(z 2^15 / q); and for the rejection sampling, the swizzle that moves the
+ * 16-bit lanes picked by an 8-bit mask to the front, in order. Filled at instantiation
+ * (tables_fill: the module's constructors run in its _initialize), which takes fewer module
+ * bytes than 5 KB of constants. */
 static int16_t zetas[128], zetas_tw[128], gammas[128], gammas_tw[128];
+static _Alignas(16) unsigned char compact[256][16];
+
+/* round(z 2^15 / q) for |z| <= q / 2, halves away from zero */
+static int16_t twist(int16_t z) {
+  const int32_t n = (int32_t) z * 32768;
+  return (int16_t) (n >= 0 ? (n + Q / 2) / Q : -((-n + Q / 2) / Q));
+}
+
+static int16_t centred(uint32_t x) {
+  return (int16_t) (x > Q / 2 ? (int32_t) x - Q : (int32_t) x);
+}
+
+__attribute__((constructor)) static void tables_fill(void) {
+  uint32_t power[256];
+  power[0] = 1;
+  NO_UNROLL
+  for (size_t i = 1; i < 256; i++) power[i] = power[i - 1] * 17 % Q;
+  NO_UNROLL
+  for (unsigned k = 0; k < 128; k++) {
+    unsigned rev = 0;
+    NO_UNROLL
+    for (unsigned b = 0; b < 7; b++) rev |= (k >> b & 1) << (6 - b);
+    zetas[k] = centred(power[rev]);
+    zetas_tw[k] = twist(zetas[k]);
+    gammas[k] = centred(power[2 * rev + 1]);
+    gammas_tw[k] = twist(gammas[k]);
+  }
+  NO_UNROLL
+  for (unsigned m = 0; m < 256; m++) {
+    size_t n = 0;
+    NO_UNROLL
+    for (unsigned i = 0; i < 8; i++) {
+      if (m >> i & 1) {
+        compact[m][2 * n] = (unsigned char) (2 * i);
+        compact[m][2 * n + 1] = (unsigned char) (2 * i + 1);
+        n++;
+      }
+    }
+    NO_UNROLL
+    for (; n < 8; n++) compact[m][2 * n] = compact[m][2 * n + 1] = 0x80;
+  }
+}
 
 /* a z mod q, lane by lane, for |a| < 2^15 and zt = round(z 2^15 / q), |z| <= q / 2: t =
  * round(a zt / 2^15) is within 1 of a z / q (|a (zt - z 2^15 / q)| / 2^15 < 1/2, plus the
@@ -196,7 +248,7 @@ INLINE V canonical(V a) {
  * beyond the 384). */
 INLINE V encode12_bytes(V x) {
   const V w = wasm_i32x4_dot_i16x8(canonical(x), wasm_i32x4_splat(1 | 1 << 28)); /* (1, 2^12) */
-    return wasm_i8x16_shuffle(w, w, 0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0, 0, 0, 0);
+  return wasm_i8x16_shuffle(w, w, 0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0, 0, 0, 0);
 }
 
 static void encode12_simd128(unsigned char r[384], const nat_mlkem_poly *p) {
@@ -284,50 +336,6 @@ static void decompress10_simd128(nat_mlkem_poly *p, const unsigned char a[320]) 
 #define SHAKE256_RATE 136
 /* the rejection sampling stores eight lanes from the count on, so up to 8 beyond N */
 #define SAMPLE_SLACK 8
-
-/* The swizzle that moves the 16-bit lanes picked by an 8-bit mask to the front, in order. */
-static _Alignas(16) unsigned char compact[256][16];
-
-/* round(z 2^15 / q) for |z| <= q / 2, halves away from zero */
-static int16_t twist(int16_t z) {
-  const int32_t n = (int32_t) z * 32768;
-  return (int16_t) (n >= 0 ? (n + Q / 2) / Q : -((-n + Q / 2) / Q));
-}
-
-static int16_t centred(uint32_t x) {
-  return (int16_t) (x > Q / 2 ? (int32_t) x - Q : (int32_t) x);
-}
-
-__attribute__((constructor)) static void tables_fill(void) {
-  uint32_t power[256];
-  power[0] = 1;
-  NO_UNROLL
-  for (size_t i = 1; i < 256; i++) power[i] = power[i - 1] * 17 % Q;
-  NO_UNROLL
-  for (unsigned k = 0; k < 128; k++) {
-    unsigned rev = 0;
-    NO_UNROLL
-    for (unsigned b = 0; b < 7; b++) rev |= (k >> b & 1) << (6 - b);
-    zetas[k] = centred(power[rev]);
-    zetas_tw[k] = twist(zetas[k]);
-    gammas[k] = centred(power[2 * rev + 1]);
-    gammas_tw[k] = twist(gammas[k]);
-  }
-  NO_UNROLL
-  for (unsigned m = 0; m < 256; m++) {
-    size_t n = 0;
-    NO_UNROLL
-    for (unsigned i = 0; i < 8; i++) {
-      if (m >> i & 1) {
-        compact[m][2 * n] = (unsigned char) (2 * i);
-        compact[m][2 * n + 1] = (unsigned char) (2 * i + 1);
-        n++;
-      }
-    }
-    NO_UNROLL
-    for (; n < 8; n++) compact[m][2 * n] = compact[m][2 * n + 1] = 0x80;
-  }
-}
 
 /* Algorithm 7's loop on 168 bytes (buf readable to byte 172), eight candidates (12 bytes) at a
  * time: decoded as ByteDecode_12's pairs, compared with q, the accepted lanes moved to the front
