@@ -330,6 +330,64 @@ static void decompress10_simd128(nat_mlkem_poly *p, const unsigned char a[320]) 
   STOREV(p, 31, decompress10_spread(SHUFFLE_BYTES(raw, SPREAD10(6)), up));
 }
 
+/* Compress_4 and Compress_1 of x in [0, q) (canonical), as the 16-bit lanes' values: Compress_4
+ * is ((x 161271 + 2^24) >> 25) mod 16 in 32-bit lanes, Compress_1 is 1 exactly for x in [833,
+ * 2496] (test/c/mlkem768.c checks every x against the definition through the portable kernels). */
+INLINE V compress4_16(V x) {
+  const V m = wasm_i32x4_splat(161271), half = wasm_i32x4_splat(1 << 24);
+  const V lo = wasm_u32x4_shr(wasm_i32x4_add(wasm_i32x4_mul(wasm_u32x4_extend_low_u16x8(x), m), half), 25);
+  const V hi = wasm_u32x4_shr(wasm_i32x4_add(wasm_i32x4_mul(wasm_u32x4_extend_high_u16x8(x), m), half), 25);
+  return wasm_v128_and(wasm_u16x8_narrow_i32x4(lo, hi), V16(15));
+}
+
+/* Thirty-two coefficients in 16 bytes: four vectors' nibbles narrowed to bytes, each even byte
+ * joined with the odd one above it (x | x >> 4 in 16-bit lanes, the low byte kept), narrowed
+ * again. */
+static void compress4_simd128(unsigned char r[128], const nat_mlkem_poly *p) {
+  for (size_t i = 0; i < 8; i++) {
+    const V a = wasm_u8x16_narrow_i16x8(compress4_16(canonical(LOADV(p, 4 * i))), compress4_16(canonical(LOADV(p, 4 * i + 1))));
+    const V b = wasm_u8x16_narrow_i16x8(compress4_16(canonical(LOADV(p, 4 * i + 2))), compress4_16(canonical(LOADV(p, 4 * i + 3))));
+    const V a2 = wasm_v128_and(wasm_v128_or(a, wasm_u16x8_shr(a, 4)), V16(0xff));
+    const V b2 = wasm_v128_and(wasm_v128_or(b, wasm_u16x8_shr(b, 4)), V16(0xff));
+    wasm_v128_store(r + 16 * i, wasm_u8x16_narrow_i16x8(a2, b2));
+  }
+}
+
+/* The reverse: the low and high nibbles of 16 bytes interleaved and widened to 32 coefficients,
+ * then Decompress_4(y) = (y q + 8) >> 4 as q15mulr(y 2^11, q). */
+static void decompress4_simd128(nat_mlkem_poly *p, const unsigned char a[128]) {
+  for (size_t i = 0; i < 8; i++) {
+    const V t = wasm_v128_load(a + 16 * i);
+    const V lo = wasm_v128_and(t, wasm_i8x16_splat(15)), hi = wasm_u8x16_shr(t, 4);
+    const V e0 = wasm_i8x16_shuffle(lo, hi, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+    const V e1 = wasm_i8x16_shuffle(lo, hi, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+    const V q = V16(Q);
+    STOREV(p, 4 * i, wasm_i16x8_q15mulr_sat(wasm_i16x8_shl(wasm_u16x8_extend_low_u8x16(e0), 11), q));
+    STOREV(p, 4 * i + 1, wasm_i16x8_q15mulr_sat(wasm_i16x8_shl(wasm_u16x8_extend_high_u8x16(e0), 11), q));
+    STOREV(p, 4 * i + 2, wasm_i16x8_q15mulr_sat(wasm_i16x8_shl(wasm_u16x8_extend_low_u8x16(e1), 11), q));
+    STOREV(p, 4 * i + 3, wasm_i16x8_q15mulr_sat(wasm_i16x8_shl(wasm_u16x8_extend_high_u8x16(e1), 11), q));
+  }
+}
+
+/* Decompress_1(ByteDecode_1(m)): byte i in all eight lanes, each lane's bit picked by a mask and
+ * compared, the all-ones lanes times 1665 (an and). */
+static void from_message_simd128(nat_mlkem_poly *p, const unsigned char m[32]) {
+  const V bits = wasm_i16x8_make(1, 2, 4, 8, 16, 32, 64, 128);
+  for (size_t i = 0; i < 32; i++) {
+    const V set = wasm_i16x8_eq(wasm_v128_and(wasm_v128_load8_splat(m + i), bits), bits);
+    STOREV(p, i, wasm_v128_and(set, V16((Q + 1) / 2)));
+  }
+}
+
+/* ByteEncode_1(Compress_1): the comparison's lanes as the byte's bits (i16x8.bitmask). */
+static void to_message_simd128(unsigned char m[32], const nat_mlkem_poly *p) {
+  for (size_t i = 0; i < 32; i++) {
+    const V x = canonical(LOADV(p, i));
+    const V one = wasm_v128_and(wasm_i16x8_gt(x, V16(832)), wasm_i16x8_lt(x, V16(2497)));
+    m[i] = (unsigned char) wasm_i16x8_bitmask(one);
+  }
+}
+
 /* The matrix and the noise: SHAKE128 and SHAKE256 on the two-way Keccak (keccak2x_simd128.c),
  * the rejection sampling and the CBD in vectors on its output. */
 #define SHAKE128_RATE 168
@@ -521,5 +579,6 @@ const nat_mlkem768_kernels nat_mlkem768_simd128 = {
   "simd128", ntt_simd128, invntt_simd128, basemul_acc_simd128, matrix_simd128,
   matrix_hash_simd128, noise_simd128,
   encode12_simd128, decode12_simd128, compress10_simd128, decompress10_simd128,
+  compress4_simd128, decompress4_simd128, from_message_simd128, to_message_simd128,
 };
 #endif

@@ -5,7 +5,7 @@
  * ciphertext: implicit rejection) and with random secret keys (whose embedded public key
  * nothing checks, so its coefficients go up to 4095); public keys with an unreduced coefficient
  * (the modulus check); the compression formula on every coefficient; each kernel against the
- * portable one. Under valgrind the secret inputs are marked undefined (the key pair's seed, the
+ * portable one (the encodings and compressions on every int16_t value). Under valgrind the secret inputs are marked undefined (the key pair's seed, the
  * message of an encapsulation, the secret parts of a decapsulation key), so a branch or a
  * memory index on a secret is reported; the public matrix seed rho, which the rejection
  * sampling branches on by design, is declassified where keygen derives it (NAT_DECLASSIFY).
@@ -115,6 +115,16 @@ static void test_kernels(void) {
     kn->compress10(e1, &x);
     ref->compress10(e2, &x);
     CHECK(memcmp(e1, e2, sizeof e1) == 0 && e1[DU_BYTES] == 0xa5, "compress10 %d", trial);
+    memset(e1, 0xa5, sizeof e1);
+    memset(e2, 0xa5, sizeof e2);
+    kn->compress4(e1, &x);
+    ref->compress4(e2, &x);
+    CHECK(memcmp(e1, e2, sizeof e1) == 0 && e1[DV_BYTES] == 0xa5, "compress4 %d", trial);
+    memset(e1, 0xa5, sizeof e1);
+    memset(e2, 0xa5, sizeof e2);
+    kn->to_message(e1, &x);
+    ref->to_message(e2, &x);
+    CHECK(memcmp(e1, e2, sizeof e1) == 0 && e1[32] == 0xa5, "to_message %d", trial);
     randombytes_buf(e1, POLYBYTES);
     kn->decode12(&x, e1);
     ref->decode12(&y, e1);
@@ -122,6 +132,12 @@ static void test_kernels(void) {
     kn->decompress10(&x, e1);
     ref->decompress10(&y, e1);
     CHECK(memcmp(&x, &y, sizeof x) == 0, "decompress10 %d", trial);
+    kn->decompress4(&x, e1);
+    ref->decompress4(&y, e1);
+    CHECK(memcmp(&x, &y, sizeof x) == 0, "decompress4 %d", trial);
+    kn->from_message(&x, e1);
+    ref->from_message(&y, e1);
+    CHECK(memcmp(&x, &y, sizeof x) == 0, "from_message %d", trial);
   }
 }
 
