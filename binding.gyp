@@ -51,6 +51,7 @@
         "src/crypto/x25519_dispatch.c",
         "src/crypto/x25519_portable.c",
         "src/crypto/x25519_mulx.c",
+        "src/crypto/x25519_ifma.c",
         "src/crypto/x25519_wrap.c",
         "src/crypto/ed25519_mulx.c",
         "src/crypto/blake2b.c",

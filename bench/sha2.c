@@ -272,7 +272,7 @@ static int check(const char *name) {
 
 int main(int argc, char **argv) {
   const int check_only = argc > 1 && strcmp(argv[1], "--check") == 0;
-  impl i256[4], i512[4];
+  impl i256[4], i512[5];
   size_t n256 = 0, n512 = 0;
   int failures = 0;
 
@@ -282,6 +282,7 @@ int main(int argc, char **argv) {
 #ifdef NAT_SHA2_X86
   if (cpu_detect().shani) i256[n256++] = (impl){"shani", nat_sha256, sha256_blocks_shani, NULL};
   if (cpu_detect().avx2_bmi2) i512[n512++] = (impl){"avx2", nat_sha512, NULL, sha512_blocks_avx2};
+  if (cpu_detect().avx512vl) i512[n512++] = (impl){"avx512vl", nat_sha512, NULL, sha512_blocks_avx512vl};
 #endif
 #ifdef NAT_SHA2_ARM
   if (cpu_has_armv8_sha2()) i256[n256++] = (impl){"armv8", nat_sha256, sha256_blocks_armv8, NULL};

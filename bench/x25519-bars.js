@@ -1,7 +1,7 @@
 'use strict'
 // Issue 13's X25519 bars, side by side in one process, round after round alternated: natrium's
 // main API (crypto_scalarmult, a new result per call) natively with each implementation (copies of
-// the .node loaded with NATRIUM_X25519=libsodium, portable and mulx set: each copy has its own
+// the .node loaded with NATRIUM_X25519=libsodium, portable, mulx and ifma set: each copy has its own
 // dispatch), node:crypto's X25519 (diffieHellman on KeyObjects made once), natrium's wasm backend
 // and libsodium-wrappers 0.8.4 (Emscripten). Reports the median ops/s, the median per-round
 // ratios and, from the TSC-less CPU time, an estimate of cycles per operation at the clock given
@@ -47,6 +47,7 @@ async function main () {
     'native libsodium': nativeWith('libsodium'),
     'native portable': nativeWith('portable'),
     'native mulx': nativeWith('mulx'),
+    'native ifma': nativeWith('ifma'),
     'natrium wasm': wrappers(load('wasm'))
   }
   const n = crypto.randomBytes(32)
@@ -77,7 +78,7 @@ async function main () {
   }
   const median = (v) => v.slice().sort((p, q) => p - q)[v.length >> 1]
   const names = Object.keys(fns)
-  const pairs = [['natrium native', 'node:crypto'], ['native mulx', 'node:crypto'], ['native mulx', 'native libsodium'],
+  const pairs = [['natrium native', 'node:crypto'], ['native mulx', 'node:crypto'], ['native ifma', 'node:crypto'], ['native ifma', 'native mulx'], ['native mulx', 'native libsodium'],
     ['native portable', 'native libsodium'], ['natrium wasm', 'libsodium-wrappers']]
   for (let w = 0; w < 3; w++) for (const k of names) rate(fns[k], ms / 2)
   const got = Object.fromEntries(names.map((k) => [k, []]))

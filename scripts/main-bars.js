@@ -2,8 +2,8 @@
 'use strict'
 // Issue 11's bars: the main API (require('natrium'), the backend NATRIUM_BACKEND names) against
 // libsodium-wrappers-sumo 0.8.4 on small calls, each allocating its result, alternated round by
-// round in one process; the median of the per-round ratios to libsodium-wrappers (> 1: natrium is
-// faster). --base DIR adds another checkout of natrium (with its builds) to every row, in the same
+// round in one process, in CPU time (bench/cpu-rate.js); the median of the per-round ratios to
+// libsodium-wrappers (> 1: natrium is faster). --base DIR adds another checkout of natrium (with its builds) to every row, in the same
 // process, for before/after numbers.
 //   NATRIUM_BACKEND=wasm node scripts/main-bars.js [--base DIR] [--rounds N] [--ms N] [filter]
 const path = require('path')
@@ -25,19 +25,8 @@ const natrium = require('..')
 const before = base ? require(path.resolve(base)) : null
 if (before && before.backend !== natrium.backend) throw new Error(`--base loaded the ${before.backend} backend, this checkout ${natrium.backend}`)
 
-let sink = 0
-function rate (fn) {
-  let n = 0
-  const t0 = process.hrtime.bigint()
-  let t
-  do {
-    for (let i = 0; i < 100; i++) { const r = fn(); sink ^= r.length | 0 }
-    n += 100
-    t = process.hrtime.bigint()
-  } while (Number(t - t0) < ms * 1e6)
-  return n / (Number(t - t0) / 1e9)
-}
-const median = (v) => v.slice().sort((p, q) => p - q)[v.length >> 1]
+const { rate: cpuRate, median, cpuName, sink } = require('../bench/cpu-rate')
+const rate = (fn) => cpuRate(fn, ms)
 
 function row (label, make, random = false) {
   if (!filter.test(label)) return
@@ -62,8 +51,7 @@ function row (label, make, random = false) {
 }
 
 lsw.ready.then(() => {
-  const cpu = require('os').cpus()[0].model
-  console.log(`${cpu}; Node ${process.version}; natrium backend ${natrium.backend}; median of ${rounds} alternated rounds of ${ms} ms`)
+  console.log(`${cpuName()}; Node ${process.version}; natrium backend ${natrium.backend}; median of ${rounds} alternated rounds of ${ms} ms CPU time`)
   const m10 = new Uint8Array(10).fill(7)
   const m64 = new Uint8Array(64).fill(9)
   const key = new Uint8Array(32).fill(1)
@@ -83,5 +71,5 @@ lsw.ready.then(() => {
   row('crypto_auth 64 B', (s) => () => s.crypto_auth(m64, key))
   row('randombytes_buf 24', (s) => () => s.randombytes_buf(24), true)
   row('SHA-256 10 B (hex)', (s) => () => s.crypto_hash_sha256(m10, 'hex'))
-  if (sink === 0.5) console.log(sink)
+  if (sink() === 0.5) console.log(sink())
 })

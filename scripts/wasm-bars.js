@@ -1,6 +1,7 @@
 'use strict'
 // The wasm backend against libsodium-wrappers-sumo 0.8.4 on issue 3's bar operations (and SHA-2), alternated
-// round by round in one process (a busy machine moves both sides together), median ratio of the
+// round by round in one process (a busy machine moves both sides together), in CPU time
+// (bench/cpu-rate.js), median ratio of the
 // rounds (> 1: natrium faster). Raw surface with reused outputs for natrium; libsodium-wrappers'
 // own API (it allocates its results) for libsodium.js.
 //   node scripts/wasm-bars.js [label-regex] [rounds]
@@ -10,14 +11,7 @@ const rounds = Number(process.argv[3]) || 9
 const nat = require(path.join(__dirname, '..', 'lib', 'loader')).load('wasm').binding
 const S = require('libsodium-wrappers-sumo')
 
-function rate (fn, ms) {
-  let n = 0
-  const t0 = process.hrtime.bigint()
-  let t
-  do { fn(); n++; t = process.hrtime.bigint() } while (Number(t - t0) < ms * 1e6)
-  return n / (Number(t - t0) / 1e9)
-}
-const median = (v) => v.slice().sort((p, q) => p - q)[v.length >> 1]
+const { rate, median, cpuName } = require(path.join(__dirname, '..', 'bench', 'cpu-rate'))
 
 function compare (label, a, b, ms = 150, n = rounds) {
   if (!filter.test(label)) return
@@ -32,7 +26,7 @@ function compare (label, a, b, ms = 150, n = rounds) {
 }
 
 S.ready.then(() => {
-  console.log(`Node ${process.version}, median of ${rounds} alternated rounds`)
+  console.log(`${cpuName()}; Node ${process.version}; median of ${rounds} alternated rounds, CPU time`)
   const pk = new Uint8Array(32); const sk = new Uint8Array(64)
   nat.crypto_sign_keypair(pk, sk)
   const m1k = new Uint8Array(1024).fill(7); const sig = new Uint8Array(64)

@@ -4,16 +4,17 @@
 // random inputs against node:crypto and sodium-native (libsodium); random streaming splits with
 // state bytes identical to libsodium's after every call; states handed back and forth with
 // libsodium mid-stream; garbage and wrapping states; HMAC, HKDF and PBKDF2 against node:crypto.
-// The compression function is chosen at load time (SHA-NI / AVX2 on x86-64, else portable C):
-// this file runs again in a child process with NATRIUM_DISABLE_SIMD=1, so the portable code is
-// tested on CPUs that have the extensions too, and gdb shows which code actually ran.
+// The compression function is chosen at load time (SHA-NI / AVX-512VL or AVX2 on x86-64, else
+// portable C): this file runs again in a child process with NATRIUM_DISABLE_SIMD=1, so the
+// portable code is tested on CPUs that have the extensions too, and with NATRIUM_SHA512_IMPL=avx2
+// where AVX-512VL would run; gdb shows which code actually ran.
 const assert = require('assert')
 const crypto = require('crypto')
 const fs = require('fs')
 const path = require('path')
 const { spawnSync } = require('child_process')
 const SodiumNative = require('sodium-native')
-const { backends, toHex, random, vectors, spawnNode, gdbEntered } = require('./helpers')
+const { backends, toHex, random, vectors, spawnNode, gdbEntered, cpuFlags } = require('./helpers')
 
 const CHILD = process.env.NATRIUM_SHA2_CHILD === '1'
 const BYTES = { sha256: 32, sha512: 64 }
@@ -289,14 +290,24 @@ describe('sha2-fast dispatch', function () {
     if (CHILD || !native) this.skip()
   })
 
-  it('the portable code passes this file too (child process with NATRIUM_DISABLE_SIMD=1)', function () {
-    this.timeout(120000)
+  function child (extra) {
     const mocha = require.resolve('mocha/bin/mocha.js')
-    const env = { ...process.env, NATRIUM_DISABLE_SIMD: '1', NATRIUM_SHA2_CHILD: '1', NATRIUM_TEST_BACKENDS: 'native' }
+    const env = { ...process.env, ...extra, NATRIUM_SHA2_CHILD: '1', NATRIUM_TEST_BACKENDS: 'native' }
     const r = spawnNode([mocha, '--reporter', 'dot', '--timeout', '120000', __filename], { env, encoding: 'utf8' })
     assert.strictEqual(r.status, 0, r.stdout + r.stderr)
     assert.match(r.stdout, /(\d+) passing/)
     assert.doesNotMatch(r.stdout, /failing/)
+  }
+
+  it('the portable code passes this file too (child process with NATRIUM_DISABLE_SIMD=1)', function () {
+    this.timeout(120000)
+    child({ NATRIUM_DISABLE_SIMD: '1' })
+  })
+
+  it('so does the AVX2 SHA-512 code where AVX-512VL would run (child process with NATRIUM_SHA512_IMPL=avx2)', function () {
+    if (!cpuFlags().has('avx512vl')) this.skip()
+    this.timeout(120000)
+    child({ NATRIUM_SHA512_IMPL: 'avx2' })
   })
 
   // gdb's dprintf prints a line each time a function is entered and lets the program go on.
@@ -304,11 +315,11 @@ describe('sha2-fast dispatch', function () {
     const script = `const s = require(${JSON.stringify(addon)});
       s.crypto_hash_sha256(new Uint8Array(32), new Uint8Array(1000));
       s.crypto_hash(new Uint8Array(64), new Uint8Array(1000));`
-    const fns = ['sha256_blocks_shani', 'sha256_blocks_portable', 'sha512_blocks_avx2', 'sha512_blocks_portable']
+    const fns = ['sha256_blocks_shani', 'sha256_blocks_portable', 'sha512_blocks_avx512vl', 'sha512_blocks_avx2', 'sha512_blocks_portable']
     return gdbEntered(fns, script, { env }).then((hit) => new Set(hit))
   }
 
-  it('SHA-NI / AVX2 code runs where the CPU has it, the portable code under NATRIUM_DISABLE_SIMD=1 (gdb)', async function () {
+  it('SHA-NI / AVX-512VL / AVX2 code runs where the CPU has it, the portable code under NATRIUM_DISABLE_SIMD=1, NATRIUM_SHA512_IMPL forces one (gdb)', async function () {
     const flags = (() => {
       try {
         const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('flags'))
@@ -318,10 +329,16 @@ describe('sha2-fast dispatch', function () {
     if (process.platform !== 'linux' || process.arch !== 'x64' || !fs.existsSync(addon) ||
         spawnSync('sh', ['-c', 'command -v gdb']).status !== 0) this.skip()
     this.timeout(120000)
-    const [fast, portable] = await Promise.all([traced({ NATRIUM_DISABLE_SIMD: '' }), traced({ NATRIUM_DISABLE_SIMD: '1' })])
+    const none = { NATRIUM_DISABLE_SIMD: '', NATRIUM_SHA512_IMPL: '' }
+    const [fast, portable, forcedAvx2, forcedPortable] = await Promise.all([traced(none), traced({ ...none, NATRIUM_DISABLE_SIMD: '1' }),
+      traced({ ...none, NATRIUM_SHA512_IMPL: 'avx2' }), traced({ ...none, NATRIUM_SHA512_IMPL: 'portable' })])
     const avx2 = flags.has('avx2') && flags.has('bmi1') && flags.has('bmi2')
-    assert.deepStrictEqual([...fast].sort(), [flags.has('sha_ni') ? 'sha256_blocks_shani' : 'sha256_blocks_portable',
-      avx2 ? 'sha512_blocks_avx2' : 'sha512_blocks_portable'].sort())
+    const avx512vl = avx2 && flags.has('avx512f') && flags.has('avx512vl')
+    const sha256 = flags.has('sha_ni') ? 'sha256_blocks_shani' : 'sha256_blocks_portable'
+    const sha512 = avx512vl ? 'sha512_blocks_avx512vl' : avx2 ? 'sha512_blocks_avx2' : 'sha512_blocks_portable'
+    assert.deepStrictEqual([...fast].sort(), [sha256, sha512].sort())
     assert.deepStrictEqual([...portable].sort(), ['sha256_blocks_portable', 'sha512_blocks_portable'])
+    assert.deepStrictEqual([...forcedAvx2].sort(), [sha256, avx2 ? 'sha512_blocks_avx2' : 'sha512_blocks_portable'].sort())
+    assert.deepStrictEqual([...forcedPortable].sort(), [sha256, 'sha512_blocks_portable'].sort())
   })
 })

@@ -6,7 +6,7 @@
 // bit 255 set, non-canonical u in [p, 2^255), small u) against node:crypto's X25519 (OpenSSL),
 // crypto_box_beforenm and crypto_kx session keys against the shared secret node:crypto derives.
 // Natively this file runs again in child processes with each ladder forced
-// (NATRIUM_X25519=portable / mulx, NATRIUM_DISABLE_SIMD=1) and with libsodium's own code
+// (NATRIUM_X25519=portable / mulx / ifma, NATRIUM_DISABLE_SIMD=1) and with libsodium's own code
 // (NATRIUM_X25519=libsodium), together with core.test.js and box.test.js; gdb shows which runs.
 // The C-level proof (field against a big-integer reference, 10^6 pairs against libsodium,
 // valgrind's constant-time check) is test/c/x25519.c.
@@ -126,6 +126,7 @@ for (const { name: backend, sodium } of backends) {
 const native = backends.find((b) => b.name === 'native')
 const addon = path.join(__dirname, '..', 'build', 'Release', 'natrium.node')
 const hasMulx = () => cpuFlags().has('bmi2') && cpuFlags().has('adx')
+const hasIfma = () => hasMulx() && ['avx512f', 'avx512vl', 'avx512ifma'].every((f) => cpuFlags().has(f))
 
 describe('x25519 dispatch', function () {
   before(function () {
@@ -151,10 +152,16 @@ describe('x25519 dispatch', function () {
     child({ NATRIUM_X25519: 'mulx' })
   })
 
+  it('the four-lane AVX-512 IFMA ladder passes them (NATRIUM_X25519=ifma)', function () {
+    if (!hasIfma()) this.skip()
+    this.timeout(240000)
+    child({ NATRIUM_X25519: 'ifma' })
+  })
+
   // gdb's dprintf prints a line each time a function is entered: a crypto_box_beforenm runs
   // libsodium's ladder or one of ours.
   const fns = ['crypto_scalarmult_curve25519_sandy2x', 'crypto_scalarmult_curve25519_ref10',
-    'nat_x25519_portable_ladder', 'nat_x25519_mulx_ladder']
+    'nat_x25519_portable_ladder', 'nat_x25519_mulx_ladder', 'nat_x25519_ifma_ladder']
   function traced (env) {
     const script = `const s = require(${JSON.stringify(addon)});
       const pk = new Uint8Array(32), sk = new Uint8Array(32), k = new Uint8Array(32);
@@ -163,18 +170,26 @@ describe('x25519 dispatch', function () {
     return gdbEntered(fns, script, { env, after: 'BEFORENM' })
   }
 
-  it('each forced implementation is the one crypto_box_beforenm runs, unforced our MULX ladder on x86-64 with BMI2 and ADX, else libsodium\'s AVX one (gdb)', async function () {
+  it('each forced implementation is the one crypto_box_beforenm runs; unforced, the faster (timed at load) of our IFMA and MULX ladders where the CPU has AVX-512 IFMA, our MULX ladder on x86-64 with BMI2 and ADX, else libsodium\'s AVX one (gdb)', async function () {
     if (process.platform !== 'linux' || process.arch !== 'x64' || !fs.existsSync(addon) ||
         spawnSync('sh', ['-c', 'command -v gdb']).status !== 0) this.skip()
     this.timeout(120000)
     const avx = cpuFlags().has('avx')
-    const [auto, portable, off, libsodium, mulx] = await Promise.all([traced({}), traced({ NATRIUM_X25519: 'portable' }),
-      traced({ NATRIUM_DISABLE_SIMD: '1' }), traced({ NATRIUM_X25519: 'libsodium' }), traced({ NATRIUM_X25519: 'mulx' })])
+    const [auto, portable, off, libsodium, mulx, ifma] = await Promise.all([traced({}), traced({ NATRIUM_X25519: 'portable' }),
+      traced({ NATRIUM_DISABLE_SIMD: '1' }), traced({ NATRIUM_X25519: 'libsodium' }), traced({ NATRIUM_X25519: 'mulx' }),
+      traced({ NATRIUM_X25519: 'ifma' })])
     const sodiumOwn = [avx ? 'crypto_scalarmult_curve25519_sandy2x' : 'crypto_scalarmult_curve25519_ref10']
-    assert.deepStrictEqual(auto, hasMulx() ? ['nat_x25519_mulx_ladder'] : avx ? sodiumOwn : ['nat_x25519_portable_ladder'])
+    const ours = hasMulx() ? ['nat_x25519_mulx_ladder'] : ['nat_x25519_portable_ladder']
+    if (hasIfma()) {
+      assert.ok(['nat_x25519_mulx_ladder', 'nat_x25519_ifma_ladder'].includes(auto.join()), `unforced: ${auto}`)
+    } else {
+      assert.deepStrictEqual(auto, hasMulx() ? ours : avx ? sodiumOwn : ours)
+    }
     assert.deepStrictEqual(portable, ['nat_x25519_portable_ladder'])
     assert.deepStrictEqual(off, ['nat_x25519_portable_ladder'])
     assert.deepStrictEqual(libsodium, sodiumOwn)
-    assert.deepStrictEqual(mulx, [hasMulx() ? 'nat_x25519_mulx_ladder' : 'nat_x25519_portable_ladder'])
+    assert.deepStrictEqual(mulx, ours)
+    assert.deepStrictEqual(ifma, hasIfma() ? ['nat_x25519_ifma_ladder'] : ours)
   })
+
 })

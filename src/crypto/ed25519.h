@@ -56,8 +56,6 @@ void nat_ed25519_double_scalarmult_vartime_mulx(nat_ge25519_p2_51 *r, const unsi
                                                 const nat_ge25519_p3_51 *A, const unsigned char *b);
 void nat_ed25519_tobytes_mulx(unsigned char s[32], const nat_ge25519_p2_51 *h);
 int nat_ed25519_frombytes_negate_vartime_mulx(nat_ge25519_p3_51 *h, const unsigned char *s);
-/* out = 1 / in mod p (0 for 0), both < 2^256 in four 64-bit limbs (out not canonical). */
-void nat_ed25519_invert(uint64_t out[4], const uint64_t in[4]);
 #endif
 
 void __wrap_ge25519_scalarmult_base(nat_ge25519_p3_51 *h, const unsigned char *a);

@@ -386,5 +386,126 @@ static inline void nat_fe64_invert(nat_fe64 *r, const nat_fe64 *a) {
   nat_fe64_mul(r, &t1, &t0);
 }
 
+/* 1 / a mod p (0 for 0) in constant time by Bernstein and Yang's safegcd ("Fast constant-time
+ * gcd computation and modular inversion", 2019) with the half-delta divstep: (delta, f, g) =
+ * (1/2, p, a), and 620 divsteps (> 590, the bound for 256-bit inputs) in ten rounds of 62. Each
+ * round runs its divsteps on the low 64 bits of f and g only, collecting the transition matrix
+ * (u v; q r) (entries |u| + |v| <= 2^62), then applies it to the full f, g (signed, five 62-bit
+ * limbs) and to d, e (f = d a, g = e a mod p; the division by 2^62 made exact by adding md p).
+ * At the end f = +-1 and 1/a = +-d. No branch or index on a value. About 1.2x as fast as the
+ * power chain above (254 squarings) on the Xeon we measured (family 6 model 207). */
+#define NAT_M62 ((UINT64_C(1) << 62) - 1)
+typedef __int128 nat_i128;
+typedef struct { int64_t v[5]; } nat_s62; /* sum v[i] 2^(62 i); v[0..3] in [0, 2^62), v[4] signed */
+
+static const nat_s62 nat_s62_p = { { (int64_t) (NAT_M62 - 18), (int64_t) NAT_M62, (int64_t) NAT_M62, (int64_t) NAT_M62, 127 } };
+
+/* 62 divsteps on the low bits; *zeta is -(delta + 1/2). A step: when delta > 0, f, u, v enter
+ * negated; when g is odd they are added to g, q, r; when both hold (the swap), g, q, r (now
+ * g - f ...) are added back to f, u, v, which makes those the old g, q, r; then g halves and
+ * u, v double. The chain from g to g is four operations. */
+static inline void nat_divsteps_62(int64_t *zeta, uint64_t f, uint64_t g, int64_t t[4]) {
+  uint64_t u = 1, v = 0, q = 0, r = 1;
+  uint64_t z = (uint64_t) *zeta;
+  for (int i = 0; i < 62; i++) {
+    uint64_t c1 = (uint64_t) ((int64_t) z >> 63); /* delta > 0 */
+    const uint64_t c2 = 0 - (g & 1);              /* g odd */
+    const uint64_t x = (f ^ c1) - c1, y = (u ^ c1) - c1, w = (v ^ c1) - c1;
+    g += x & c2; q += y & c2; r += w & c2;
+    c1 &= c2;
+    __asm__("" : "+r"(c1));
+    z = (z ^ c1) - 1;
+    f += g & c1; u += q & c1; v += r & c1;
+    g >>= 1; u <<= 1; v <<= 1;
+  }
+  *zeta = (int64_t) z;
+  t[0] = (int64_t) u; t[1] = (int64_t) v; t[2] = (int64_t) q; t[3] = (int64_t) r;
+}
+
+/* (f, g) = ((u f + v g) / 2^62, (q f + r g) / 2^62), exact */
+static inline void nat_s62_update_fg(nat_s62 *f, nat_s62 *g, const int64_t t[4]) {
+  const int64_t u = t[0], v = t[1], q = t[2], r = t[3];
+  nat_i128 cf = (nat_i128) u * f->v[0] + (nat_i128) v * g->v[0];
+  nat_i128 cg = (nat_i128) q * f->v[0] + (nat_i128) r * g->v[0];
+  cf >>= 62; cg >>= 62;
+  for (int i = 1; i < 5; i++) {
+    cf += (nat_i128) u * f->v[i] + (nat_i128) v * g->v[i];
+    cg += (nat_i128) q * f->v[i] + (nat_i128) r * g->v[i];
+    f->v[i - 1] = (int64_t) ((uint64_t) cf & NAT_M62);
+    g->v[i - 1] = (int64_t) ((uint64_t) cg & NAT_M62);
+    cf >>= 62; cg >>= 62;
+  }
+  f->v[4] = (int64_t) cf;
+  g->v[4] = (int64_t) cg;
+}
+
+/* (d, e) = ((u d + v e + md p) / 2^62, (q d + r e + me p) / 2^62), md and me in [0, 2^62) the
+ * multiples of p that make the sums divisible; |d|, |e| grow by p at most per round. */
+static inline void nat_s62_update_de(nat_s62 *d, nat_s62 *e, const int64_t t[4], uint64_t pinv) {
+  const int64_t u = t[0], v = t[1], q = t[2], r = t[3];
+  const uint64_t md = (0 - ((uint64_t) u * (uint64_t) d->v[0] + (uint64_t) v * (uint64_t) e->v[0]) * pinv) & NAT_M62;
+  const uint64_t me = (0 - ((uint64_t) q * (uint64_t) d->v[0] + (uint64_t) r * (uint64_t) e->v[0]) * pinv) & NAT_M62;
+  nat_i128 cd = (nat_i128) u * d->v[0] + (nat_i128) v * e->v[0] + (nat_i128) md * nat_s62_p.v[0];
+  nat_i128 ce = (nat_i128) q * d->v[0] + (nat_i128) r * e->v[0] + (nat_i128) me * nat_s62_p.v[0];
+  cd >>= 62; ce >>= 62;
+  for (int i = 1; i < 5; i++) {
+    cd += (nat_i128) u * d->v[i] + (nat_i128) v * e->v[i] + (nat_i128) md * nat_s62_p.v[i];
+    ce += (nat_i128) q * d->v[i] + (nat_i128) r * e->v[i] + (nat_i128) me * nat_s62_p.v[i];
+    d->v[i - 1] = (int64_t) ((uint64_t) cd & NAT_M62);
+    e->v[i - 1] = (int64_t) ((uint64_t) ce & NAT_M62);
+    cd >>= 62; ce >>= 62;
+  }
+  d->v[4] = (int64_t) cd;
+  e->v[4] = (int64_t) ce;
+}
+
+static inline void nat_fe64_invert_safegcd(nat_fe64 *out, const nat_fe64 *a) {
+  unsigned char s[32];
+  nat_fe64_tobytes(s, a); /* canonical: a in [0, p) */
+  const uint64_t a0 = nat_fe64_load64(s), a1 = nat_fe64_load64(s + 8), a2 = nat_fe64_load64(s + 16),
+                 a3 = nat_fe64_load64(s + 24);
+  nat_s62 f = nat_s62_p, d = { { 0 } }, e = { { 1 } };
+  nat_s62 g = { { (int64_t) (a0 & NAT_M62), (int64_t) ((a0 >> 62 | a1 << 2) & NAT_M62),
+                  (int64_t) ((a1 >> 60 | a2 << 4) & NAT_M62), (int64_t) ((a2 >> 58 | a3 << 6) & NAT_M62),
+                  (int64_t) (a3 >> 56) } };
+  /* p^-1 mod 2^64 by Newton's iteration (each step doubles the correct low bits) */
+  uint64_t pinv = UINT64_C(0xffffffffffffffed);
+  for (int i = 0; i < 6; i++) pinv *= 2 - UINT64_C(0xffffffffffffffed) * pinv;
+  int64_t zeta = -1; /* delta = 1/2 */
+  int64_t t[4];
+  for (int round = 0; round < 10; round++) {
+    nat_divsteps_62(&zeta, (uint64_t) f.v[0] | (uint64_t) f.v[1] << 62, (uint64_t) g.v[0] | (uint64_t) g.v[1] << 62, t);
+    nat_s62_update_de(&d, &e, t, pinv);
+    nat_s62_update_fg(&f, &g, t);
+  }
+  /* 1/a = sign(f) d, d in (-11p, 11p): negated limb by limb when f < 0, carried into four
+   * 64-bit words and a signed top, 16p = 7 2^256 + (2^256 - 304) added (the sum is in (5p, 27p)),
+   * then what is above 2^256 folded in as 38 */
+  const int64_t neg = f.v[4] >> 63;
+  int64_t c[5];
+  for (int i = 0; i < 5; i++) c[i] = (d.v[i] ^ neg) - neg; /* each in (-2^62, 2^62] */
+  nat_i128 acc = (nat_i128) c[0] + (nat_i128) c[1] * ((nat_i128) 1 << 62);
+  uint64_t w0 = (uint64_t) acc;
+  acc = (acc >> 64) + (nat_i128) c[2] * ((nat_i128) 1 << 60);
+  uint64_t w1 = (uint64_t) acc;
+  acc = (acc >> 64) + (nat_i128) c[3] * ((nat_i128) 1 << 58);
+  uint64_t w2 = (uint64_t) acc;
+  acc = (acc >> 64) + (nat_i128) c[4] * ((nat_i128) 1 << 56);
+  uint64_t w3 = (uint64_t) acc;
+  int64_t top = (int64_t) (acc >> 64); /* in [-2^4, 2^4] */
+  unsigned __int128 k = (unsigned __int128) w0 + (UINT64_C(0) - 304); w0 = (uint64_t) k;
+  k = (unsigned __int128) w1 + ~UINT64_C(0) + (uint64_t) (k >> 64); w1 = (uint64_t) k;
+  k = (unsigned __int128) w2 + ~UINT64_C(0) + (uint64_t) (k >> 64); w2 = (uint64_t) k;
+  k = (unsigned __int128) w3 + ~UINT64_C(0) + (uint64_t) (k >> 64); w3 = (uint64_t) k;
+  top += 7 + (int64_t) (k >> 64); /* now in [0, 2^5) */
+  k = (unsigned __int128) w0 + 38 * (unsigned __int128) (uint64_t) top; w0 = (uint64_t) k;
+  k = (unsigned __int128) w1 + (uint64_t) (k >> 64); w1 = (uint64_t) k;
+  k = (unsigned __int128) w2 + (uint64_t) (k >> 64); w2 = (uint64_t) k;
+  k = (unsigned __int128) w3 + (uint64_t) (k >> 64); w3 = (uint64_t) k;
+  w0 += 38 * (uint64_t) (k >> 64);
+  out->v[0] = w0; out->v[1] = w1; out->v[2] = w2; out->v[3] = w3;
+}
+
+
 #endif
 #endif

@@ -356,17 +356,31 @@ static void sha512_blocks_portable(uint64_t st[8], const unsigned char *in, size
  * per byte against OpenSSL 3.0's AVX2 + BMI2 assembly in one process: the round order of
  * ROUND_X and the unrolling 3.10 -> 2.94 (0.95x -> 1.00x OpenSSL); computing the schedule
  * first, then the rounds: 0.83x; the schedule with AVX-512VL rotates (vprorq, vpternlogq):
- * +1 %, not kept; the rounds themselves in xmm registers with AVX-512VL (vpternlogq for Ch,
- * Maj and the Sigmas: 16 operations a round instead of 22) and the schedule on the integer
- * ALUs: 0.79x (the vector latencies lengthen the round's dependency chain). */
+ * +1 %; the rounds themselves in xmm registers with AVX-512VL (vpternlogq for Ch, Maj and the
+ * Sigmas: 16 operations a round instead of 22) and the schedule on the integer ALUs: 0.79x (the
+ * vector latencies lengthen the round's dependency chain).
+ *
+ * The function is written once (NAT_SHA512_BLOCKS_X86) and built twice: with AVX2's schedule,
+ * and with AVX-512VL's, whose sigmas take 4 instructions instead of 7 and 9 (vprorq, and
+ * vpternlogq for the three-way xor) on the same ymm registers. On Zen 5 (family 26 model 2),
+ * whose cores here run at most about four integer operations a cycle, every instruction counts:
+ * TSC cycles per byte, bench/sha2.c, medians of 15 alternated rounds in four runs, AVX2 /
+ * AVX-512VL / OpenSSL 3.0.19's assembly: 100 KB 3.09-3.26 / 2.98-3.10 / 2.94-3.11, 1 MB
+ * 3.05-3.22 / 2.99-3.23 / 2.91-3.13. A schedule of four blocks at once in zmm registers was no
+ * faster than AVX-512VL's two (the vector work is not what limits), nor was unrolling the 64
+ * rounds that carry it. CPUs with AVX-512VL run it (Zen 4 +1 %, see above); NATRIUM_SHA512_IMPL
+ * forces portable, avx2 or avx512vl (where the CPU has it), for the tests. */
 static uint64_t K512_PAIRS[160] __attribute__((aligned(32))); /* K512 pairs, each twice: filled
                                                                  by nat_sha2_dispatch() */
 
 #define V_ROR64(x, n) _mm256_or_si256(_mm256_srli_epi64(x, n), _mm256_slli_epi64(x, 64 - (n)))
 /* sigma0: ror 1 ^ ror 8 (a byte shuffle) ^ shr 7; sigma1: ror 19 ^ ror 61 ^ shr 6. */
 #define V_SSIG0(x)                                                                        \
-  _mm256_xor_si256(_mm256_xor_si256(V_ROR64(x, 1), _mm256_shuffle_epi8(x, ror8)),         \
+  _mm256_xor_si256(_mm256_xor_si256(V_ROR64(x, 1), _mm256_shuffle_epi8(x, V_ROR8)),       \
                    _mm256_srli_epi64(x, 7))
+#define V_ROR8                                                                            \
+  _mm256_set_epi8(8, 15, 14, 13, 12, 11, 10, 9, 0, 7, 6, 5, 4, 3, 2, 1, 8, 15, 14, 13, 12, 11, \
+                  10, 9, 0, 7, 6, 5, 4, 3, 2, 1)
 #define V_SSIG1(x)                                                                        \
   _mm256_xor_si256(_mm256_xor_si256(V_ROR64(x, 19), V_ROR64(x, 61)), _mm256_srli_epi64(x, 6))
 
@@ -464,59 +478,67 @@ static uint64_t K512_PAIRS[160] __attribute__((aligned(32))); /* K512 pairs, eac
       _mm_loadu_si128((const __m128i *) ((hi) + 16 * (i))), 1),                           \
     bswap)
 
-__attribute__((target("avx2,bmi,bmi2"))) static void sha512_blocks_avx2(uint64_t st[8],
-                                                                         const unsigned char *in,
-                                                                         size_t blocks) {
-  uint64_t kw[160] __attribute__((aligned(32)));
-  const __m256i bswap = _mm256_set_epi8(8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
-                                        8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
-  const __m256i ror8 = _mm256_set_epi8(8, 15, 14, 13, 12, 11, 10, 9, 0, 7, 6, 5, 4, 3, 2, 1,
-                                       8, 15, 14, 13, 12, 11, 10, 9, 0, 7, 6, 5, 4, 3, 2, 1);
-
-  while (blocks > 0) {
-    /* a lone last block fills both lanes (its schedule costs the same as one lane's) */
-    const size_t n = blocks > 1 ? 2 : 1;
-    const unsigned char *hi = in + 128 * (n - 1);
-    __m256i x0 = V_LOAD(in, hi, 0), x1 = V_LOAD(in, hi, 1), x2 = V_LOAD(in, hi, 2);
-    __m256i x3 = V_LOAD(in, hi, 3), x4 = V_LOAD(in, hi, 4), x5 = V_LOAD(in, hi, 5);
-    __m256i x6 = V_LOAD(in, hi, 6), x7 = V_LOAD(in, hi, 7);
-    uint64_t a, b, c, d, e, f, g, h;
-    const uint64_t *p;
-
-    V_STORE_KW(x0, 0); V_STORE_KW(x1, 2); V_STORE_KW(x2, 4); V_STORE_KW(x3, 6);
-    V_STORE_KW(x4, 8); V_STORE_KW(x5, 10); V_STORE_KW(x6, 12); V_STORE_KW(x7, 14);
-    for (size_t blk = 0; blk < n; blk++) {
-      uint64_t s0 = 0, bc;
-      a = st[0]; b = st[1]; c = st[2]; d = st[3]; e = st[4]; f = st[5]; g = st[6]; h = st[7];
-      bc = b ^ c;
-      p = kw + 2 * blk;
-      /* Loops of 16 rounds, not 160 rounds unrolled: the unrolled function was ~4,000
-       * instructions, more than Zen 3's op cache holds (4K ops), so every round went through
-       * the 4-wide decoders, which run ~25 instructions a round slower than the four ALUs run
-       * its 22 operations: 1 MB at 0.87x OpenSSL's assembly there (TSC cycles, one process,
-       * alternated), the loops 0.98-1.03x. On Zen 4 (6.75K ops) the unrolled code fitted and
-       * was 2 % faster than loops; it is the one that loses badly where the cache is small. */
-      if (blk == 0) {
-#pragma GCC unroll 1
-        for (size_t t = 0; t < 64; t += 16) {
-          ROUNDS16_X(V_SCHEDULE, t);
-          p += 32;
-        }
-      }
-#pragma GCC unroll 1
-      for (size_t r = blk == 0 ? 4 : 0; r < 5; r++) {
-        ROUNDS16_X(NO_SCHEDULE, 0);
-        p += 32;
-      }
-      a += s0;
-      st[0] += a; st[1] += b; st[2] += c; st[3] += d;
-      st[4] += e; st[5] += f; st[6] += g; st[7] += h;
-    }
-    in += 128 * n;
-    blocks -= n;
-  }
-  sodium_memzero(kw, sizeof kw);
+#define NAT_SHA512_BLOCKS_X86(name, attributes)                                          \
+  attributes static void name(uint64_t st[8], const unsigned char *in, size_t blocks) {    \
+  uint64_t kw[160] __attribute__((aligned(32)));                                                 \
+  const __m256i bswap = _mm256_set_epi8(8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,    \
+                                        8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);   \
+  while (blocks > 0) {                                                                           \
+    /* a lone last block fills both lanes (its schedule costs the same as one lane's) */         \
+    const size_t n = blocks > 1 ? 2 : 1;                                                         \
+    const unsigned char *hi = in + 128 * (n - 1);                                                \
+    __m256i x0 = V_LOAD(in, hi, 0), x1 = V_LOAD(in, hi, 1), x2 = V_LOAD(in, hi, 2);              \
+    __m256i x3 = V_LOAD(in, hi, 3), x4 = V_LOAD(in, hi, 4), x5 = V_LOAD(in, hi, 5);              \
+    __m256i x6 = V_LOAD(in, hi, 6), x7 = V_LOAD(in, hi, 7);                                      \
+    uint64_t a, b, c, d, e, f, g, h;                                                             \
+    const uint64_t *p;                                                                           \
+    V_STORE_KW(x0, 0); V_STORE_KW(x1, 2); V_STORE_KW(x2, 4); V_STORE_KW(x3, 6);                  \
+    V_STORE_KW(x4, 8); V_STORE_KW(x5, 10); V_STORE_KW(x6, 12); V_STORE_KW(x7, 14);               \
+    for (size_t blk = 0; blk < n; blk++) {                                                       \
+      uint64_t s0 = 0, bc;                                                                       \
+      a = st[0]; b = st[1]; c = st[2]; d = st[3]; e = st[4]; f = st[5]; g = st[6]; h = st[7];    \
+      bc = b ^ c;                                                                                \
+      p = kw + 2 * blk;                                                                          \
+      /* Loops of 16 rounds, not 160 rounds unrolled: the unrolled function was ~4,000           \
+       * instructions, more than Zen 3's op cache holds (4K ops), so every round went through    \
+       * the 4-wide decoders, which run ~25 instructions a round slower than the four ALUs run   \
+       * its 22 operations: 1 MB at 0.87x OpenSSL's assembly there (TSC cycles, one process,     \
+       * alternated), the loops 0.98-1.03x. On Zen 4 (6.75K ops) the unrolled code fitted and    \
+       * was 2 % faster than loops; it is the one that loses badly where the cache is small. */  \
+      if (blk == 0) {                                                                            \
+        _Pragma("GCC unroll 1")                                                                  \
+        for (size_t t = 0; t < 64; t += 16) {                                                    \
+          ROUNDS16_X(V_SCHEDULE, t);                                                             \
+          p += 32;                                                                               \
+        }                                                                                        \
+      }                                                                                          \
+      _Pragma("GCC unroll 1")                                                                    \
+      for (size_t r = blk == 0 ? 4 : 0; r < 5; r++) {                                            \
+        ROUNDS16_X(NO_SCHEDULE, 0);                                                              \
+        p += 32;                                                                                 \
+      }                                                                                          \
+      a += s0;                                                                                   \
+      st[0] += a; st[1] += b; st[2] += c; st[3] += d;                                            \
+      st[4] += e; st[5] += f; st[6] += g; st[7] += h;                                            \
+    }                                                                                            \
+    in += 128 * n;                                                                               \
+    blocks -= n;                                                                                 \
+  }                                                                                              \
+  sodium_memzero(kw, sizeof kw);                                                                 \
 }
+
+NAT_SHA512_BLOCKS_X86(sha512_blocks_avx2, __attribute__((target("avx2,bmi,bmi2"))))
+
+/* The same with AVX-512VL's rotates and three-way xor in the schedule (same ymm registers). */
+#undef V_SSIG0
+#undef V_SSIG1
+#define V_SSIG0(x)                                                                        \
+  _mm256_ternarylogic_epi64(_mm256_ror_epi64(x, 1), _mm256_ror_epi64(x, 8),              \
+                            _mm256_srli_epi64(x, 7), 0x96)
+#define V_SSIG1(x)                                                                        \
+  _mm256_ternarylogic_epi64(_mm256_ror_epi64(x, 19), _mm256_ror_epi64(x, 61),            \
+                            _mm256_srli_epi64(x, 6), 0x96)
+NAT_SHA512_BLOCKS_X86(sha512_blocks_avx512vl, __attribute__((target("avx2,bmi,bmi2,avx512f,avx512vl"))))
 
 /* SHA-256 with the SHA extensions (Intel's "SHA extensions" white paper, 2013): sha256rnds2 does
  * two rounds on the state split as ABEF and CDGH; sha256msg1/msg2 compute four schedule words. */
@@ -643,12 +665,14 @@ const char *nat_sha2_impl(unsigned int bits) {
 typedef struct {
   bool shani;     /* SHA extensions and SSE4.1 */
   bool avx2_bmi2; /* AVX2, BMI1, BMI2, with ymm state saved by the OS */
+  bool avx512vl;  /* and AVX-512F + VL, with the opmask and zmm state saved too */
 } cpu_features;
 
 /* CPUID leaf 1 ECX: bit 19 SSE4.1 (implies SSSE3), 27 OSXSAVE, 28 AVX; leaf 7 EBX: bit 3 BMI1,
- * 5 AVX2, 8 BMI2, 29 SHA. XCR0 bits 1 and 2: the OS saves xmm and ymm registers. */
+ * 5 AVX2, 8 BMI2, 16 AVX512F, 29 SHA, 31 AVX512VL. XCR0 bits 1 and 2: the OS saves xmm and ymm
+ * registers; 5, 6, 7: opmask and zmm. */
 static cpu_features cpu_detect(void) {
-  cpu_features f = {false, false};
+  cpu_features f = {false, false, false};
   unsigned int a, b, c1, d, c, b7 = 0;
 
   if (!__get_cpuid(1, &a, &b, &c1, &d)) return f;
@@ -658,6 +682,7 @@ static cpu_features cpu_detect(void) {
     unsigned int xcr0, xcr0_hi;
     __asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(xcr0_hi) : "c"(0));
     f.avx2_bmi2 = (xcr0 & 6) == 6 && (b7 >> 3 & 1) && (b7 >> 5 & 1) && (b7 >> 8 & 1);
+    f.avx512vl = f.avx2_bmi2 && (xcr0 & 0xe0) == 0xe0 && (b7 >> 16 & 1) && (b7 >> 31 & 1);
   }
   return f;
 }
@@ -671,7 +696,8 @@ static bool simd_disabled(void) {
 }
 
 /* Runs when the addon (or a test harness) is loaded, before any thread can call in.
- * NATRIUM_DISABLE_SIMD (set, and not "0") keeps the portable code. */
+ * NATRIUM_DISABLE_SIMD (set, and not "0") keeps the portable code; NATRIUM_SHA512_IMPL=portable,
+ * avx2 or avx512vl forces that SHA-512 code where the CPU has it, for the tests. */
 __attribute__((constructor)) static void nat_sha2_dispatch(void) {
 #ifdef NAT_SHA2_X86
   cpu_features cpu;
@@ -686,7 +712,12 @@ __attribute__((constructor)) static void nat_sha2_dispatch(void) {
     sha256_blocks = sha256_blocks_shani;
     sha256_impl = "shani";
   }
-  if (cpu.avx2_bmi2) {
+  const char *force = getenv("NATRIUM_SHA512_IMPL");
+  if (force == NULL) force = "";
+  if (cpu.avx512vl && strcmp(force, "avx2") != 0 && strcmp(force, "portable") != 0) {
+    sha512_blocks = sha512_blocks_avx512vl;
+    sha512_impl = "avx512vl";
+  } else if (cpu.avx2_bmi2 && strcmp(force, "portable") != 0) {
     sha512_blocks = sha512_blocks_avx2;
     sha512_impl = "avx2";
   }

@@ -1,13 +1,21 @@
 /* X25519: the functions of x25519.h, and the choice of what runs libsodium's
  * crypto_scalarmult_curve25519 (through the --wrap of x25519_wrap.c), made once when the library
  * is loaded (before any thread can call in):
+ *   x86-64 with AVX-512F/VL/IFMA, BMI2 and ADX   the faster, timed here, of four field elements
+ *                                                at once with IFMA ("ifma", x25519_ifma.c) and
+ *                                                the MULX ladder: the IFMA ladder is latency-
+ *                                                bound (three rounds of products per step) and
+ *                                                its speed depends on the core's IFMA and
+ *                                                shuffle latencies; on AMD Zen 5 (family 26
+ *                                                model 2) it took 0.71x the MULX ladder's TSC
+ *                                                cycles (gcc -O3, C, min of 200 rounds)
  *   x86-64 with BMI2 and ADX                     radix 2^64 with MULX/ADX ("mulx"). Main API
  *                                                (bench/x25519-bars.js), per-round ratios: on
  *                                                Intel Xeon family 6 model 207 (Emerald Rapids)
  *                                                1.16x libsodium's sandy2x AVX ladder; on AMD
  *                                                Zen 4 (family 25 model 17) 0.99x (77.6k against
  *                                                76.9k TSC cycles in C): a tie there, a sixth
- *                                                faster here, so ours wherever the CPU has them
+ *                                                faster there, so ours wherever the CPU has them
  *   x86-64 with AVX, without BMI2 or ADX         libsodium's own ("libsodium": its sandy2x
  *                                                ladder; our portable one, 97k cycles on Zen 4,
  *                                                is slower than it)
@@ -16,10 +24,10 @@
  *   everything else (arm64 ...)                  radix 2^51, portable C ("portable"; libsodium:
  *                                                ref10's 32-bit products)
  * wasm32 is not wrapped (libsodium's ref10 there: 2^51 limbs with emulated 128-bit products ran
- * at 0.4x it). NATRIUM_X25519=portable or mulx forces ours (mulx only if the CPU has it),
- * NATRIUM_DISABLE_SIMD set (and not "0") the portable one, NATRIUM_X25519=libsodium libsodium's,
- * so the tests and the benchmarks run every path on one machine. nat_x25519_scalarmult itself
- * always runs one of ours (the C tests call it directly). */
+ * at 0.4x it). NATRIUM_X25519=portable, mulx or ifma forces ours (mulx and ifma only if the CPU
+ * has them), NATRIUM_DISABLE_SIMD set (and not "0") the portable one, NATRIUM_X25519=libsodium
+ * libsodium's, so the tests and the benchmarks run every path on one machine.
+ * nat_x25519_scalarmult itself always runs one of ours (the C tests call it directly). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +37,7 @@
 
 #if defined(NAT_X25519_MULX) && !defined(__wasm__)
 #include <cpuid.h>
+#include <x86intrin.h>
 #endif
 
 const nat_x25519_kernels *nat_x25519_kernels_chosen = &nat_x25519_portable;
@@ -123,6 +132,37 @@ static int nat_x25519_cpu_has_avx(void) {
   __asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(xcr0_hi) : "c"(0));
   return (xcr0 & 0x06) == 0x06;
 }
+/* CPUID leaf 7 EBX bits 16 (AVX512F), 21 (AVX512IFMA) and 31 (AVX512VL), with leaf 1 ECX bit 27
+ * (OSXSAVE) and XCR0 bits 1, 2 and 5-7: the OS saves xmm, ymm and the AVX-512 state (EVEX-encoded
+ * instructions need it even on ymm registers). */
+static int nat_x25519_cpu_has_ifma(void) {
+  unsigned int a, b, c, d, b7 = 0, xcr0, xcr0_hi;
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c >> 27 & 1) || __get_cpuid_max(0, NULL) < 7) return 0;
+  __asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(xcr0_hi) : "c"(0));
+  __cpuid_count(7, 0, a, b7, c, d);
+  return (xcr0 & 0xe6) == 0xe6 && (b7 >> 16 & 1) && (b7 >> 21 & 1) && (b7 >> 31 & 1);
+}
+
+/* Whether the IFMA ladder beats the MULX one here: TSC cycles of one ladder each, the least of 6
+ * alternated rounds after 2 that warm up (code pages, the clock and the vector units of a core
+ * that has just woken); about 0.3 ms at load. */
+static int nat_x25519_ifma_faster(void) {
+  unsigned char q[32], k[32], u[32];
+  uint64_t best[2] = { UINT64_MAX, UINT64_MAX };
+  const nat_x25519_kernels *kernels[2] = { &nat_x25519_mulx, &nat_x25519_ifma };
+
+  for (int i = 0; i < 32; i++) k[i] = (unsigned char) (i * 131 + 7), u[i] = (unsigned char) (i * 29 + 3);
+  k[31] = (k[31] & 127) | 64;
+  for (int round = 0; round < 8; round++) {
+    for (int w = 0; w < 2; w++) {
+      const uint64_t start = __rdtsc();
+      kernels[w]->ladder(q, k, u);
+      const uint64_t took = __rdtsc() - start;
+      if (round >= 2 && took < best[w]) best[w] = took;
+    }
+  }
+  return best[1] < best[0];
+}
 #endif
 
 __attribute__((constructor)) static void nat_x25519_dispatch(void) {
@@ -130,20 +170,26 @@ __attribute__((constructor)) static void nat_x25519_dispatch(void) {
   const char *force = getenv("NATRIUM_X25519");
   const nat_x25519_kernels *best = &nat_x25519_portable;
   int libsodium_faster = 0;
+  const int simd_off = off != NULL && off[0] != '\0' && strcmp(off, "0") != 0;
+  const int forced_ours = force != NULL && (strcmp(force, "portable") == 0 || strcmp(force, "mulx") == 0 ||
+                                            strcmp(force, "ifma") == 0);
 
 #ifdef NAT_X25519_MULX
   if (nat_x25519_cpu_has_mulx()) {
     best = &nat_x25519_mulx;
+    if (!simd_off && nat_x25519_cpu_has_ifma() &&
+        ((force != NULL && strcmp(force, "ifma") == 0) ||
+         (!forced_ours && (force == NULL || strcmp(force, "libsodium") != 0) && nat_x25519_ifma_faster()))) {
+      best = &nat_x25519_ifma;
+    }
   } else {
     libsodium_faster = nat_x25519_cpu_has_avx();
   }
 #endif
-  const int forced_ours = force != NULL && (strcmp(force, "portable") == 0 || strcmp(force, "mulx") == 0);
-  const int simd_off = off != NULL && off[0] != '\0' && strcmp(off, "0") != 0;
   if (simd_off || (force != NULL && strcmp(force, "portable") == 0)) {
     nat_x25519_kernels_chosen = &nat_x25519_portable;
   } else {
-    nat_x25519_kernels_chosen = best; /* "mulx" forced or not: the best of ours this CPU has */
+    nat_x25519_kernels_chosen = best; /* "mulx" or "ifma" forced or not: the best of ours this CPU has */
   }
   nat_x25519_use_libsodium = (force != NULL && strcmp(force, "libsodium") == 0) ||
                              (libsodium_faster && !forced_ours && !simd_off);

@@ -18,6 +18,8 @@ extern const nat_x25519_kernels nat_x25519_portable;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(_MSC_VER)
 #define NAT_X25519_MULX 1
 extern const nat_x25519_kernels nat_x25519_mulx;
+#define NAT_X25519_IFMA 1
+extern const nat_x25519_kernels nat_x25519_ifma;
 #endif
 
 /* What nat_x25519_scalarmult runs (x25519_dispatch.c). */

@@ -49,7 +49,7 @@ static void nat_x25519_mulx_ladder(unsigned char q[32], const unsigned char k[32
   }
   nat_fe64_cswap(&x2, &x3, swap);
   nat_fe64_cswap(&z2, &z3, swap);
-  nat_fe64_invert(&z2, &z2);
+  nat_fe64_invert_safegcd(&z2, &z2);
   nat_fe64_mul(&x2, &x2, &z2);
   nat_fe64_tobytes(q, &x2);
 }

@@ -6,7 +6,7 @@
  * first difference.
  *
  * cc-sources: src/crypto/blake2b.c src/crypto/blake2b_dispatch.c src/crypto/blake2b_portable.c
- * cc-sources: src/crypto/blake2b_avx2.c
+ * cc-sources: src/crypto/blake2b_avx2.c src/crypto/blake2b_simd128.c
  * run-env: NATRIUM_BLAKE2B_IMPL=portable NATRIUM_BLAKE2B_IMPL=avx2 NATRIUM_BLAKE2B_IMPL= */
 #include <stdio.h>
 #include <stdlib.h>

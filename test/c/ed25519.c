@@ -8,7 +8,7 @@
  *   - our ge25519_p3_tobytes against libsodium's on libsodium's points, also with every limb
  *     raised by a multiple of p (unreduced input); our crypto_scalarmult_curve25519_base
  *     against libsodium's on the same scalars;
- *   - the safegcd inversion (nat_ed25519_invert) against fe25519_64.h's power chain on random
+ *   - the safegcd inversion (nat_fe64_invert_safegcd) against fe25519_64.h's power chain on random
  *     values and the edges (0, 1, p - 1, p, p + 1, 2p, 2^255 - 1, 2^256 - 1, every single bit and
  *     its complement);
  *   - crypto_sign_seed_keypair, crypto_sign_detached, crypto_scalarmult_ed25519_base(_noclamp),
@@ -151,12 +151,12 @@ static void one_scalar(const unsigned char a[32]) {
 static void one_inverse(const uint64_t in[4]) {
   nat_fe64 a, want, got;
   unsigned char w[32], g[32];
-  uint64_t k[4];
+  nat_fe64 k;
   memcpy(a.v, in, 32);
-  memcpy(k, in, 32);
-  SECRET(k, 32);
-  nat_ed25519_invert(got.v, k);
-  PUBLIC(k, 32);
+  memcpy(k.v, in, 32);
+  SECRET(k.v, 32);
+  nat_fe64_invert_safegcd(&got, &k);
+  PUBLIC(k.v, 32);
   PUBLIC(got.v, 32);
   nat_fe64_invert(&want, &a);
   nat_fe64_tobytes(w, &want);

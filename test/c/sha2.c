@@ -6,7 +6,7 @@
  * key-dependent branch or index is reported. Exits non-zero on the first difference.
  *
  * cc-sources: src/crypto/sha2.c
- * run-env: NATRIUM_DISABLE_SIMD=1 NATRIUM_DISABLE_SIMD= */
+ * run-env: NATRIUM_DISABLE_SIMD=1 NATRIUM_DISABLE_SIMD= NATRIUM_SHA512_IMPL=avx2 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

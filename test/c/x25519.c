@@ -19,8 +19,8 @@
  * the ladder chosen and so run once. NATRIUM_DISABLE_SIMD=1 only has to show that the switch
  * picks the portable ladder, which the run before it already checked on 10^6 pairs.
  *
- * cc-sources: src/crypto/x25519_portable.c src/crypto/x25519_mulx.c src/crypto/x25519_dispatch.c
- * run-env: NATRIUM_X25519=portable NATRIUM_X25519=mulx,X25519_FIELD=0
+ * cc-sources: src/crypto/x25519_portable.c src/crypto/x25519_mulx.c src/crypto/x25519_ifma.c src/crypto/x25519_dispatch.c
+ * run-env: NATRIUM_X25519=portable NATRIUM_X25519=mulx,X25519_FIELD=0 NATRIUM_X25519=ifma,X25519_FIELD=0
  * run-env: NATRIUM_DISABLE_SIMD=1,X25519_FIELD=0,X25519_TRIALS=10000 */
 #include <sodium.h>
 #include <stdint.h>
@@ -32,6 +32,7 @@
 
 #include "../../src/crypto/fe25519_51.h"
 #include "../../src/crypto/fe25519_64.h"
+#include "../../src/crypto/fe25519_ifma.h"
 #include "../../src/crypto/x25519.h"
 #include "../../src/crypto/x25519_impl.h"
 
@@ -533,6 +534,73 @@ static void test_differential(unsigned long trials) {
   printf("  %lu (scalar, u) pairs vs libsodium, %lu refused by both\n", trials, refused);
 }
 
+/* ---- four elements at once, radix 2^51, AVX-512 IFMA ---- */
+
+#ifdef NAT_FE25519_IFMA
+/* AVX512F, AVX512IFMA, AVX512VL and the OS's AVX-512 state, as x25519_dispatch.c asks */
+static int cpu_has_ifma(void) {
+  unsigned int a, b, c, d, b7 = 0, xcr0, xcr0_hi;
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c >> 27 & 1) || __get_cpuid_max(0, NULL) < 7) return 0;
+  __asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(xcr0_hi) : "c"(0));
+  __cpuid_count(7, 0, a, b7, c, d);
+  return (xcr0 & 0xe6) == 0xe6 && (b7 >> 16 & 1) && (b7 >> 21 & 1) && (b7 >> 31 & 1);
+}
+
+NAT_IFMA_TARGET static void fe4_set(nat_fe4 *r, const nat_fe51 lanes[4]) {
+  for (int i = 0; i < 5; i++)
+    r->v[i] = _mm256_set_epi64x((long long) lanes[3].v[i], (long long) lanes[2].v[i], (long long) lanes[1].v[i],
+                                (long long) lanes[0].v[i]);
+}
+
+NAT_IFMA_TARGET static void fe4_get(nat_fe51 lanes[4], const nat_fe4 *a) {
+  uint64_t w[4];
+  for (int i = 0; i < 5; i++) {
+    _mm256_storeu_si256((__m256i *) w, a->v[i]);
+    for (int l = 0; l < 4; l++) lanes[l].v[i] = w[l];
+  }
+}
+
+NAT_IFMA_TARGET static void fe4_mul(nat_fe4 *r, const nat_fe4 *a, const nat_fe4 *b) { nat_fe4_mul(r, a, b); }
+NAT_IFMA_TARGET static void fe4_carry(nat_fe4 *r, const nat_fe4 *a) { nat_fe4_carry(r, a); }
+
+/* mul: any limbs below 2^52 (the edges 2^52 - 1, 2^51, 2^51 - 1 ... included) give a b mod p in
+ * every lane, limbs below 2^51 + 2^18; carry: any limbs below 2^64, the same value, the same bound */
+static void test_fe4(unsigned long trials) {
+  const uint64_t bound = ((uint64_t) 1 << 51) + ((uint64_t) 1 << 18);
+  for (unsigned long t = 0; t < trials; t++) {
+    nat_fe51 a[4], b[4], r[4];
+    nat_fe4 va, vb, vr;
+    unsigned char out[32];
+    for (int l = 0; l < 4; l++) {
+      random_fe51(&a[l], 52);
+      random_fe51(&b[l], 52);
+    }
+    fe4_set(&va, a);
+    fe4_set(&vb, b);
+    fe4_mul(&vr, &va, &vb);
+    fe4_get(r, &vr);
+    for (int l = 0; l < 4; l++) {
+      for (int i = 0; i < 5; i++) CHECK(r[l].v[i] < bound, "fe4 mul output bound");
+      nat_fe51_tobytes(out, &r[l]);
+      const ref ra = ref51(&a[l]), rb = ref51(&b[l]);
+      const ref want = ref_mul(&ra, &rb);
+      expect_value(out, &want, "fe4 mul");
+    }
+    for (int l = 0; l < 4; l++) random_fe51(&a[l], 64);
+    fe4_set(&va, a);
+    fe4_carry(&vr, &va);
+    fe4_get(r, &vr);
+    for (int l = 0; l < 4; l++) {
+      for (int i = 0; i < 5; i++) CHECK(r[l].v[i] < bound, "fe4 carry output bound");
+      nat_fe51_tobytes(out, &r[l]);
+      const ref ra = ref51(&a[l]);
+      const ref want = ref_mod(&ra);
+      expect_value(out, &want, "fe4 carry");
+    }
+  }
+}
+#endif
+
 int main(void) {
   if (sodium_init() < 0) return 1;
 #ifdef NAT_X25519_MULX
@@ -542,6 +610,11 @@ int main(void) {
   if (UNDER_VALGRIND && force != NULL && strcmp(force, "mulx") == 0) nat_x25519_kernels_chosen = &nat_x25519_mulx;
 #endif
   printf("x25519: ladder %s\n", nat_x25519_impl());
+#ifdef NAT_FE25519_IFMA
+  /* a forced IFMA ladder runs where the CPU has it (valgrind's CPUID has no AVX-512) */
+  if (force != NULL && strcmp(force, "ifma") == 0 && cpu_has_ifma() && cpu_has_mulx())
+    CHECK(strcmp(nat_x25519_impl(), "ifma") == 0, "NATRIUM_X25519=ifma runs %s", nat_x25519_impl());
+#endif
   const char *env = getenv("X25519_TRIALS");
   const unsigned long trials =
       env != NULL ? strtoul(env, NULL, 10) : UNDER_VALGRIND ? 300 : SANITIZED ? 20000 : 1000000;
@@ -552,6 +625,9 @@ int main(void) {
     test_fe51(field);
 #ifdef NAT_FE25519_64
     if (cpu_has_mulx()) test_fe64(field);
+#endif
+#ifdef NAT_FE25519_IFMA
+    if (cpu_has_ifma() && !UNDER_VALGRIND) test_fe4(field);
 #endif
   }
   test_rfc7748();
