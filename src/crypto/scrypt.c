@@ -24,8 +24,8 @@
  * the pages go back to the kernel, which zeroes them before anyone sees them).
  *
  * Regions that may be kept are mapped with transparent huge pages asked for where Linux offers
- * them: the first call's page faults, 12 ms for 16 MiB here, drop to 0.5 ms, and at 2^18 the
- * random reads of V in huge pages took 0.87x the time they took in small ones (fewer TLB misses).
+ * them: the first call's page faults, 12 ms for 16 MiB here, drop to 0.5 ms, and ROMix at 2^18
+ * and 2^20 in a reused region took 0.87-0.91x its time in small pages (fewer TLB misses).
  * The kernel's compaction for huge pages can make the first call slower (up to 3x at 256 MiB on
  * Zen 4, mapped afresh every call); a kept region pays it once.
  *
