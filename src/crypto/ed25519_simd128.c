@@ -49,6 +49,10 @@ typedef struct { nat_fe_sodium X, Y, Z; } nat_ge_p2_sodium;
 void fe25519_tobytes(unsigned char *s, const nat_fe_sodium h);
 void fe25519_frombytes(nat_fe_sodium h, const unsigned char *s);
 
+/* The group operations are called, not inlined: each is a few paired multiplications, so a
+ * call costs nothing measurable, and inlining them everywhere tripled this file's code. */
+#define NAT_NOINLINE __attribute__((noinline))
+
 typedef struct { nat_fe2 xy, zt; } nat_ge2_p3;     /* (X, Y), (Z, T): x = X/Z, y = Y/Z, XY = ZT */
 typedef struct { nat_fe2 pm, zt; } nat_ge2_cached; /* (Y + X, Y - X), (2 Z, 2 d T) */
 
@@ -65,13 +69,13 @@ static const unsigned char nat_ed25519_2d[32] = { /* 2 d, d = -121665 / 121666 *
   0x30, 0xd1, 0xf3, 0xee, 0xf2, 0x80, 0x8e, 0x19, 0xe7, 0xfc, 0xdf, 0x56, 0xdc, 0xd9, 0x06, 0x24
 };
 
-static void nat_fe25_from_sodium(uint32_t h[10], const nat_fe_sodium f) {
+NAT_NOINLINE static void nat_fe25_from_sodium(uint32_t h[10], const nat_fe_sodium f) {
   unsigned char s[32];
   fe25519_tobytes(s, f);
   nat_fe25_frombytes(h, s);
 }
 
-static void nat_fe25_to_sodium(nat_fe_sodium f, const uint32_t h[10]) {
+NAT_NOINLINE static void nat_fe25_to_sodium(nat_fe_sodium f, const uint32_t h[10]) {
   unsigned char s[32];
   nat_fe25_tobytes(s, h);
   fe25519_frombytes(f, s);
@@ -95,7 +99,7 @@ static void nat_ge2_identity(nat_ge2_p3 *p) {
 
 /* (X, Y), (Z, T) from the four products of a completed point: m1 = (B, A), m2 = (D, C) give
  * E = B - A, H = B + A, G = D + C, F = D - C, and X = E F, Y = H G, Z = G F, T = E H. */
-static void nat_ge2_complete(nat_ge2_p3 *r, const nat_fe2 *m1, const nat_fe2 *m2) {
+NAT_NOINLINE static void nat_ge2_complete(nat_ge2_p3 *r, const nat_fe2 *m1, const nat_fe2 *m2) {
   nat_fe2 s, u, v, eh, gf, fg, ge, fh;
   nat_fe2_swap(&s, m1);
   nat_fe2_sub(&u, m1, &s); /* lane A: B - A */
@@ -113,7 +117,7 @@ static void nat_ge2_complete(nat_ge2_p3 *r, const nat_fe2 *m1, const nat_fe2 *m2
 }
 
 /* (Y + X, Y - X) of (X, Y) */
-static void nat_ge2_pm(nat_fe2 *pm, const nat_fe2 *xy) {
+NAT_NOINLINE static void nat_ge2_pm(nat_fe2 *pm, const nat_fe2 *xy) {
   nat_fe2 s, sum, diff;
   nat_fe2_swap(&s, xy);
   nat_fe2_add(&sum, xy, &s);  /* lane A: X + Y */
@@ -122,7 +126,7 @@ static void nat_ge2_pm(nat_fe2 *pm, const nat_fe2 *xy) {
 }
 
 /* r = p + q */
-static void nat_ge2_add(nat_ge2_p3 *r, const nat_ge2_p3 *p, const nat_ge2_cached *q) {
+NAT_NOINLINE static void nat_ge2_add(nat_ge2_p3 *r, const nat_ge2_p3 *p, const nat_ge2_cached *q) {
   nat_fe2 pm, m1, m2;
   nat_ge2_pm(&pm, &p->xy);
   nat_fe2_mul(&m1, &pm, &q->pm);    /* (B, A) */
@@ -131,7 +135,7 @@ static void nat_ge2_add(nat_ge2_p3 *r, const nat_ge2_p3 *p, const nat_ge2_cached
 }
 
 /* r = 2 p */
-static void nat_ge2_dbl(nat_ge2_p3 *r, const nat_ge2_p3 *p) {
+NAT_NOINLINE static void nat_ge2_dbl(nat_ge2_p3 *r, const nat_ge2_p3 *p) {
   nat_fe2 s1, s2, s, sum, w, u, v, yz, xt, twice, aa2, l, rr;
   nat_fe2_sq(&s1, &p->xy); /* (XX, YY) */
   nat_fe2_swap(&s, &p->xy);
@@ -157,7 +161,7 @@ static void nat_ge2_dbl(nat_ge2_p3 *r, const nat_ge2_p3 *p) {
   nat_fe2_mul(&r->zt, &l, &rr);
 }
 
-static void nat_ge2_to_cached(nat_ge2_cached *c, const nat_ge2_p3 *p) {
+NAT_NOINLINE static void nat_ge2_to_cached(nat_ge2_cached *c, const nat_ge2_p3 *p) {
   static const uint32_t two[10] = { 2 };
   uint32_t d2[10];
   nat_fe2 k;
@@ -168,7 +172,7 @@ static void nat_ge2_to_cached(nat_ge2_cached *c, const nat_ge2_p3 *p) {
 }
 
 /* -q: Y + X and Y - X exchanged, 2 d T negated */
-static void nat_ge2_neg_cached(nat_ge2_cached *r, const nat_ge2_cached *q) {
+NAT_NOINLINE static void nat_ge2_neg_cached(nat_ge2_cached *r, const nat_ge2_cached *q) {
   nat_fe2 zero, n;
   memset(&zero, 0, sizeof zero);
   nat_fe2_swap(&r->pm, &q->pm);
@@ -221,13 +225,13 @@ static void nat_ed25519_tables(void) {
   nat_ed25519_tables_ready = 1;
 }
 
-static void nat_fe2_cmov(nat_fe2 *f, const nat_fe2 *g, nat_x2v mask) {
+NAT_NOINLINE static void nat_fe2_cmov(nat_fe2 *f, const nat_fe2 *g, nat_x2v mask) {
   for (int k = 0; k < 5; k++) f->v[k] = nat_x2v_xor(f->v[k], nat_x2v_and(mask, nat_x2v_xor(f->v[k], g->v[k])));
 }
 
 /* t = e 256^row B for e in [-8, 8]: entry |e| of the row read by masks over all eight (the
  * identity when e = 0), then negated by masks when e < 0. */
-static void nat_ed25519_select(nat_ge2_cached *t, int row, signed char e) {
+NAT_NOINLINE static void nat_ed25519_select(nat_ge2_cached *t, int row, signed char e) {
   static const uint32_t zero[10] = { 0 }, one[10] = { 1 }, two[10] = { 2 };
   const uint32_t neg = (uint32_t) (unsigned char) e >> 7;
   const uint32_t babs = (uint32_t) (unsigned char) (e - (signed char) ((-(signed char) neg & e) * 2));
@@ -288,7 +292,7 @@ static void nat_ge2_affine(uint32_t x[10], uint32_t y[10], const nat_fe2 *xy, co
 }
 
 /* libsodium's point encoding of (X, Y, Z): y / Z, with bit 255 the parity of x / Z */
-static void nat_ed25519_encode(unsigned char s[32], const nat_fe2 *xy, const uint32_t z[10]) {
+NAT_NOINLINE static void nat_ed25519_encode(unsigned char s[32], const nat_fe2 *xy, const uint32_t z[10]) {
   uint32_t x[10], y[10];
   unsigned char xs[32];
   nat_ge2_affine(x, y, xy, z);
@@ -360,7 +364,6 @@ static void nat_ge2_double_scalarmult_vartime(nat_ge2_p3 *r, const unsigned char
 
 /* ---- libsodium's entry points */
 
-void __real_ge25519_scalarmult_base(nat_ge_p3_sodium *h, const unsigned char *a);
 void __real_ge25519_p3_tobytes(unsigned char *s, const nat_ge_p3_sodium *h);
 int __real_crypto_scalarmult_curve25519_base(unsigned char *q, const unsigned char *n);
 void __real_ge25519_double_scalarmult_vartime(nat_ge_p2_sodium *r, const unsigned char *a, const nat_ge_p3_sodium *A,
@@ -374,10 +377,6 @@ void __wrap_ge25519_double_scalarmult_vartime(nat_ge_p2_sodium *r, const unsigne
 void __wrap_ge25519_tobytes(unsigned char *s, const nat_ge_p2_sodium *h);
 
 void __wrap_ge25519_scalarmult_base(nat_ge_p3_sodium *h, const unsigned char *a) {
-  if (!nat_ed25519_use_simd128 || a[31] > 127) {
-    __real_ge25519_scalarmult_base(h, a);
-    return;
-  }
   nat_ge2_p3 p;
   uint32_t x[10], y[10], z[10], t[10];
   nat_ge2_scalarmult_base(&p, a);
