@@ -363,6 +363,9 @@ NAT_EXPORT(nat_curve25519_impl) const char *nat_curve25519_impl(int which) {
   return nat_x25519_use_libsodium ? "libsodium" : "simd128";
 }
 
+/* For the tests: nat_curve25519_simd128_calls (ed25519.h) */
+NAT_EXPORT(nat_curve25519_calls) double nat_curve25519_calls(void) { return (double) nat_curve25519_simd128_calls; }
+
 NAT_EXPORT(nat_call) int nat_call(size_t index, size_t argc) {
   static int sodium_ready;
   struct nat_wasm_call call = {argc < NAT_MAX_ARGS ? argc : NAT_MAX_ARGS};

@@ -33,6 +33,9 @@ typedef struct nat_ge25519_p2_51 {
 /* wasm: 1 (the default) when the --wrap entry points run ours on the two-lane SIMD128 field
  * (ed25519_simd128.c), 0 for libsodium's ref10; src/wasm.c's nat_curve25519_impl sets it. */
 extern int nat_ed25519_use_simd128;
+/* wasm: how many times ours ran behind a wrapped libsodium curve function (the X25519 ladder
+ * and each Ed25519 __wrap_ that took our path), so the tests can prove which code runs */
+extern unsigned long nat_curve25519_simd128_calls;
 
 /* 1 when __wrap_ runs ours (decided at load, ed25519_mulx.c). */
 extern int nat_ed25519_use_mulx;

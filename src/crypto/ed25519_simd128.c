@@ -34,6 +34,7 @@
 #include "fe25519_x2.h"
 
 int nat_ed25519_use_simd128 = 1;
+unsigned long nat_curve25519_simd128_calls;
 
 #if defined(__wasm_simd128__) || defined(NAT_FE25519_X2_PORTABLE)
 
@@ -379,6 +380,7 @@ void __wrap_ge25519_tobytes(unsigned char *s, const nat_ge_p2_sodium *h);
 void __wrap_ge25519_scalarmult_base(nat_ge_p3_sodium *h, const unsigned char *a) {
   nat_ge2_p3 p;
   uint32_t x[10], y[10], z[10], t[10];
+  nat_curve25519_simd128_calls++;
   nat_ge2_scalarmult_base(&p, a);
   nat_fe2_unpack(x, y, &p.xy);
   nat_fe2_unpack(z, t, &p.zt);
@@ -393,6 +395,7 @@ void __wrap_ge25519_p3_tobytes(unsigned char *s, const nat_ge_p3_sodium *h) {
     __real_ge25519_p3_tobytes(s, h);
     return;
   }
+  nat_curve25519_simd128_calls++;
   uint32_t x[10], y[10], z[10];
   nat_fe2 xy;
   nat_fe25_from_sodium(x, h->X);
@@ -407,6 +410,7 @@ void __wrap_ge25519_tobytes(unsigned char *s, const nat_ge_p2_sodium *h) {
     __real_ge25519_tobytes(s, h);
     return;
   }
+  nat_curve25519_simd128_calls++;
   uint32_t x[10], y[10], z[10];
   nat_fe2 xy;
   nat_fe25_from_sodium(x, h->X);
@@ -420,6 +424,7 @@ void __wrap_ge25519_tobytes(unsigned char *s, const nat_ge_p2_sodium *h) {
  * u = (Z + Y) / (Z - Y) (0 if Z = Y, as the inversion of 0 gives 0), canonical; returns 0. */
 int __wrap_crypto_scalarmult_curve25519_base(unsigned char *q, const unsigned char *n) {
   if (!nat_ed25519_use_simd128) return __real_crypto_scalarmult_curve25519_base(q, n);
+  nat_curve25519_simd128_calls++;
   static const uint32_t zero[10] = { 0 };
   unsigned char k[32];
   uint32_t y[10], z[10], unused[10], num[10], den[10];
@@ -454,6 +459,7 @@ void __wrap_ge25519_double_scalarmult_vartime(nat_ge_p2_sodium *r, const unsigne
     __real_ge25519_double_scalarmult_vartime(r, a, A, b);
     return;
   }
+  nat_curve25519_simd128_calls++;
   nat_ge2_p3 p, q;
   uint32_t x[10], y[10], z[10], t[10];
   nat_ge2_from_sodium(&p, A);

@@ -6,6 +6,7 @@
  * operation for both points. */
 #include <stdint.h>
 
+#include "ed25519.h"
 #include "fe25519_x2.h"
 #include "x25519_impl.h"
 
@@ -19,6 +20,7 @@ static void nat_x25519_simd128_ladder(unsigned char q[32], const unsigned char k
   nat_fe2 x, z, ac, bd, ab, dc, s, ss, e, m, ms, t, t2, l, r, w, ws, k121666, kx1;
   uint32_t swap = 0;
 
+  nat_curve25519_simd128_calls++;
   nat_fe25_frombytes(x1, u);
   nat_fe2_pack(&x, one, x1);  /* (x2, x3) */
   nat_fe2_pack(&z, zero, one); /* (z2, z3) */
