@@ -98,9 +98,20 @@ static void nat_ge2_identity(nat_ge2_p3 *p) {
   nat_fe2_pack(&p->zt, one, zero);
 }
 
+/* Z = the product of fg's two lanes, in lane A of r->zt (a copy in lane B, where T goes), by
+ * the scalar multiplication: for a point that only a doubling or the result reads, which need
+ * X, Y and Z and not T (a paired product for Z alone would cost half again as much). */
+static void nat_ge2_z_only(nat_ge2_p3 *r, const nat_fe2 *fg) {
+  uint32_t a[10], b[10], z[10];
+  nat_fe2_unpack(a, b, fg);
+  nat_fe25_mul(z, a, b);
+  nat_fe2_pack(&r->zt, z, z);
+}
+
 /* (X, Y), (Z, T) from the four products of a completed point: m1 = (B, A), m2 = (D, C) give
- * E = B - A, H = B + A, G = D + C, F = D - C, and X = E F, Y = H G, Z = G F, T = E H. */
-NAT_NOINLINE static void nat_ge2_complete(nat_ge2_p3 *r, const nat_fe2 *m1, const nat_fe2 *m2) {
+ * E = B - A, H = B + A, G = D + C, F = D - C, and X = E F, Y = H G, Z = G F, T = E H; with
+ * full 0, T is left out (see nat_ge2_z_only). */
+NAT_NOINLINE static void nat_ge2_complete(nat_ge2_p3 *r, const nat_fe2 *m1, const nat_fe2 *m2, int full) {
   nat_fe2 s, u, v, eh, gf, fg, ge, fh;
   nat_fe2_swap(&s, m1);
   nat_fe2_sub(&u, m1, &s); /* lane A: B - A */
@@ -111,6 +122,11 @@ NAT_NOINLINE static void nat_ge2_complete(nat_ge2_p3 *r, const nat_fe2 *m1, cons
   nat_fe2_sub(&v, &s, m2); /* lane B: D - C */
   nat_fe2_ab(&gf, &u, &v);
   nat_fe2_swap(&fg, &gf);
+  if (!full) {
+    nat_fe2_mul(&r->xy, &eh, &fg);
+    nat_ge2_z_only(r, &gf);
+    return;
+  }
   nat_fe2_aa(&ge, &gf, &eh);
   nat_fe2_bb(&fh, &gf, &eh);
   nat_fe2_mul(&r->xy, &eh, &fg);
@@ -126,17 +142,17 @@ NAT_NOINLINE static void nat_ge2_pm(nat_fe2 *pm, const nat_fe2 *xy) {
   nat_fe2_aa(pm, &sum, &diff);
 }
 
-/* r = p + q */
-NAT_NOINLINE static void nat_ge2_add(nat_ge2_p3 *r, const nat_ge2_p3 *p, const nat_ge2_cached *q) {
+/* r = p + q (full 0: T left out) */
+NAT_NOINLINE static void nat_ge2_add(nat_ge2_p3 *r, const nat_ge2_p3 *p, const nat_ge2_cached *q, int full) {
   nat_fe2 pm, m1, m2;
   nat_ge2_pm(&pm, &p->xy);
   nat_fe2_mul(&m1, &pm, &q->pm);    /* (B, A) */
   nat_fe2_mul(&m2, &p->zt, &q->zt); /* (D, C) */
-  nat_ge2_complete(r, &m1, &m2);
+  nat_ge2_complete(r, &m1, &m2, full);
 }
 
-/* r = 2 p */
-NAT_NOINLINE static void nat_ge2_dbl(nat_ge2_p3 *r, const nat_ge2_p3 *p) {
+/* r = 2 p (p's T not read; full 0: r's T left out) */
+NAT_NOINLINE static void nat_ge2_dbl(nat_ge2_p3 *r, const nat_ge2_p3 *p, int full) {
   nat_fe2 s1, s2, s, sum, w, u, v, yz, xt, twice, aa2, l, rr;
   nat_fe2_sq(&s1, &p->xy); /* (XX, YY) */
   nat_fe2_swap(&s, &p->xy);
@@ -156,6 +172,11 @@ NAT_NOINLINE static void nat_ge2_dbl(nat_ge2_p3 *r, const nat_ge2_p3 *p) {
   /* X = X' T', Y = Y' Z', Z = Z' T', T = X' Y' */
   nat_fe2_aa(&u, &xt, &yz);     /* (X', Y') */
   nat_fe2_bb(&v, &xt, &yz);     /* (T', Z') */
+  if (!full) {
+    nat_fe2_mul(&r->xy, &u, &v);
+    nat_ge2_z_only(r, &v);
+    return;
+  }
   nat_fe2_ba(&l, &yz, &xt);     /* (Z', X') */
   nat_fe2_ba(&rr, &xt, &yz);    /* (T', Y') */
   nat_fe2_mul(&r->xy, &u, &v);
@@ -207,20 +228,20 @@ static void nat_ed25519_tables(void) {
   nat_ge2_base(&p);
   for (int row = 0; row < 32; row++) {
     nat_ge2_to_cached(&nat_ed25519_base_rows[row][0], &p);
-    nat_ge2_dbl(&q, &p);
+    nat_ge2_dbl(&q, &p, 1);
     for (int j = 1; j < 8; j++) {
       nat_ge2_to_cached(&nat_ed25519_base_rows[row][j], &q);
-      if (j < 7) nat_ge2_add(&q, &q, &nat_ed25519_base_rows[row][0]);
+      if (j < 7) nat_ge2_add(&q, &q, &nat_ed25519_base_rows[row][0], 1);
     }
     /* 256 p = 32 (8 p) */
-    for (int k = 0; k < 5; k++) nat_ge2_dbl(&q, &q);
+    for (int k = 0; k < 5; k++) nat_ge2_dbl(&q, &q, k == 4);
     p = q;
   }
   nat_ge2_base(&p);
   nat_ge2_to_cached(&nat_ed25519_base_odd[0], &p);
-  nat_ge2_dbl(&twice, &p);
+  nat_ge2_dbl(&twice, &p, 1);
   for (int k = 1; k < 64; k++) {
-    nat_ge2_add(&q, &twice, &nat_ed25519_base_odd[k - 1]);
+    nat_ge2_add(&q, &twice, &nat_ed25519_base_odd[k - 1], 1);
     nat_ge2_to_cached(&nat_ed25519_base_odd[k], &q);
   }
   nat_ed25519_tables_ready = 1;
@@ -271,12 +292,12 @@ static void nat_ge2_scalarmult_base(nat_ge2_p3 *p, const unsigned char a[32]) {
   nat_ge2_identity(p);
   for (int i = 1; i < 64; i += 2) {
     nat_ed25519_select(&t, i / 2, e[i]);
-    nat_ge2_add(p, p, &t);
+    nat_ge2_add(p, p, &t, i < 63);
   }
-  for (int k = 0; k < 4; k++) nat_ge2_dbl(p, p);
+  for (int k = 0; k < 4; k++) nat_ge2_dbl(p, p, k == 3);
   for (int i = 0; i < 64; i += 2) {
     nat_ed25519_select(&t, i / 2, e[i]);
-    nat_ge2_add(p, p, &t);
+    nat_ge2_add(p, p, &t, 1);
   }
   volatile signed char *v = e;
   for (int i = 0; i < 64; i++) v[i] = 0;
@@ -329,13 +350,13 @@ static void nat_wnaf_vartime(signed char r[256], const unsigned char s[32], int 
   }
 }
 
-static void nat_ge2_add_signed(nat_ge2_p3 *r, const nat_ge2_cached *table, int d) {
+static void nat_ge2_add_signed(nat_ge2_p3 *r, const nat_ge2_cached *table, int d, int full) {
   if (d > 0) {
-    nat_ge2_add(r, r, &table[d >> 1]);
+    nat_ge2_add(r, r, &table[d >> 1], full);
   } else {
     nat_ge2_cached n;
     nat_ge2_neg_cached(&n, &table[(-d) >> 1]);
-    nat_ge2_add(r, r, &n);
+    nat_ge2_add(r, r, &n, full);
   }
 }
 
@@ -348,18 +369,19 @@ static void nat_ge2_double_scalarmult_vartime(nat_ge2_p3 *r, const unsigned char
   nat_wnaf_vartime(as, a, 5);
   nat_wnaf_vartime(bs, b, 8);
   nat_ge2_to_cached(&Ai[0], A);
-  nat_ge2_dbl(&A2, A);
+  nat_ge2_dbl(&A2, A, 1);
   for (int i = 1; i < 8; i++) {
-    nat_ge2_add(&u, &A2, &Ai[i - 1]);
+    nat_ge2_add(&u, &A2, &Ai[i - 1], 1);
     nat_ge2_to_cached(&Ai[i], &u);
   }
   int i = 255;
   while (i >= 0 && as[i] == 0 && bs[i] == 0) i--;
   nat_ge2_identity(r);
+  /* T only where an addition follows: a doubling and the result read X, Y, Z */
   for (; i >= 0; i--) {
-    nat_ge2_dbl(r, r);
-    if (as[i]) nat_ge2_add_signed(r, Ai, as[i]);
-    if (bs[i]) nat_ge2_add_signed(r, nat_ed25519_base_odd, bs[i]);
+    nat_ge2_dbl(r, r, as[i] || bs[i]);
+    if (as[i]) nat_ge2_add_signed(r, Ai, as[i], bs[i] != 0);
+    if (bs[i]) nat_ge2_add_signed(r, nat_ed25519_base_odd, bs[i], 0);
   }
 }
 

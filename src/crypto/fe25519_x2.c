@@ -128,6 +128,35 @@ void nat_fe2_sq(nat_fe2 *h, const nat_fe2 *fp) {
 }
 #undef NAT_FE2_ACC
 
+/* The same product for one element in scalar code (i64.mul of 32-bit limbs, as ref10): where
+ * only one product is wanted it costs about two thirds of a paired one. */
+void nat_fe25_mul(uint32_t h[10], const uint32_t f[10], const uint32_t g[10]) {
+  static const unsigned char w[10] = { 26, 25, 26, 25, 26, 25, 26, 25, 26, 25 };
+  uint64_t c[10] = { 0 };
+  uint32_t g19[10], f2[10];
+  NAT_UNROLL for (int i = 0; i < 10; i++) {
+    g19[i] = 19 * g[i];
+    f2[i] = (i & 1) ? 2 * f[i] : f[i];
+  }
+  NAT_UNROLL for (int i = 0; i < 10; i++) {
+    NAT_UNROLL for (int j = 0; j < 10; j++) {
+      const uint64_t a = (i & 1) && (j & 1) ? f2[i] : f[i], b = i + j >= 10 ? g19[j] : g[j];
+      c[(i + j) % 10] += a * b;
+    }
+  }
+#define NAT_FE25_CARRY(i, j)   \
+  c[j] += c[i] >> w[i];        \
+  c[i] &= ((uint64_t) 1 << w[i]) - 1;
+  NAT_FE25_CARRY(0, 1) NAT_FE25_CARRY(4, 5) NAT_FE25_CARRY(1, 2) NAT_FE25_CARRY(5, 6)
+  NAT_FE25_CARRY(2, 3) NAT_FE25_CARRY(6, 7) NAT_FE25_CARRY(3, 4) NAT_FE25_CARRY(7, 8)
+  NAT_FE25_CARRY(4, 5) NAT_FE25_CARRY(8, 9)
+  c[0] += 19 * (c[9] >> 25);
+  c[9] &= ((uint64_t) 1 << 25) - 1;
+  NAT_FE25_CARRY(0, 1)
+#undef NAT_FE25_CARRY
+  NAT_UNROLL for (int i = 0; i < 10; i++) h[i] = (uint32_t) c[i];
+}
+
 /* One pass: every limb masked to its width plus the carry out of the limb below (19 times
  * limb 9's into limb 0), all at once: limbs < 2^31 in, reduced out. */
 void nat_fe2_carry(nat_fe2 *h, const nat_fe2 *f) {

@@ -169,6 +169,8 @@ static inline void nat_fe2_cswap(nat_fe2 *f, nat_fe2 *g, nat_x2v mask) {
 /* h = f g, h = f^2 (inputs within the mul bounds, output reduced; h may be f or g) */
 void nat_fe2_mul(nat_fe2 *h, const nat_fe2 *f, const nat_fe2 *g);
 void nat_fe2_sq(nat_fe2 *h, const nat_fe2 *f);
+/* h = f g for one element (ten limbs, the same bounds), in scalar code */
+void nat_fe25_mul(uint32_t h[10], const uint32_t f[10], const uint32_t g[10]);
 /* h = f with limbs < 2^31 brought to the reduced bounds (the same values mod p) */
 void nat_fe2_carry(nat_fe2 *h, const nat_fe2 *f);
 

@@ -4,7 +4,8 @@
  * valgrind with the secrets undefined); with WASM32_SODIUM set, test/c/run.sh also builds it for
  * wasm32 with SIMD128 and runs it under Node's WASI against libsodium's wasm32 build (ref10,
  * radix 2^25.5), the code the wasm module runs:
- *   - the field, each lane against arithmetic mod p on 32-bit words: nat_fe2_mul and _sq on
+ *   - the field, each lane against arithmetic mod p on 32-bit words: nat_fe2_mul and _sq (and
+ *     the one-element nat_fe25_mul) on
  *     random limbs up to their input bounds (sums of two reduced elements, differences f + 2p -
  *     g) and on the edges (every limb 0, 1, its largest allowed value, mixes of them, every
  *     carry edge 2^25 / 2^26 and 2^31 - 1 for nat_fe2_carry), the output limb bounds they
@@ -266,6 +267,10 @@ static void test_field(unsigned long trials) {
     check_reduced(ha, "sq A"); check_reduced(hb, "sq B");
     ref_mul(want, va, va); check_lane(ha, want, "sq A");
     ref_mul(want, vb, vb); check_lane(hb, want, "sq B");
+    /* the scalar multiplication, same bounds */
+    nat_fe25_mul(ha, fa, gb);
+    check_reduced(ha, "scalar mul");
+    ref_mul(want, va, wb); check_lane(ha, want, "scalar mul");
     /* h = f g in place */
     nat_fe2_mul(&f, &f, &g);
     nat_fe2_unpack(ha, hb, &f);
@@ -361,7 +366,7 @@ static void test_field(unsigned long trials) {
     nat_fe25_tobytes(got, h);
     CHECK(memcmp(got, want, 32) == 0, "tobytes of large limbs");
   }
-  printf("  field: %lu rounds of mul, sq, add, sub, carry; %lu inversions\n", trials, n_inv + 7);
+  printf("  field: %lu rounds of mul, sq, scalar mul, add, sub, carry; %lu inversions\n", trials, n_inv + 7);
 }
 
 /* ---- X25519 ---- */
