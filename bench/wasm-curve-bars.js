@@ -3,18 +3,24 @@
 // call) against libsodium-wrappers 0.8.4 in one process, CPU time (bench/cpu-rate.js), the two
 // alternated in every round; the median of the per-round ratios (> 1: natrium faster) and their
 // range. Answers are compared byte for byte first.
-//   node bench/wasm-curve-bars.js [row-regex] [rounds]
+// --before=<natrium.wasm> adds another module (e.g. main's build) in the same glue, alternated
+// with the other two, and its ratio against libsodium-wrappers.
+//   node bench/wasm-curve-bars.js [row-regex] [rounds] [--before=<natrium.wasm>]
+const fs = require('fs')
 const path = require('path')
 const dir = path.join(__dirname, '..')
 const { load } = require(path.join(dir, 'lib', 'loader'))
 const wrappers = require(path.join(dir, 'lib', 'surfaces', 'wrappers'))
 const lsw = require('libsodium-wrappers')
 const { rate: rateMs, median: med, cpuName } = require('./cpu-rate')
-const filter = new RegExp(process.argv[2] || '.')
-const rounds = Number(process.argv[3] || 9)
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'))
+const filter = new RegExp(args[0] || '.')
+const rounds = Number(args[1] || 9)
+const beforeFile = (process.argv.find((a) => a.startsWith('--before=')) || '').slice(9)
 
 lsw.ready.then(() => {
   const nat = wrappers(load('wasm'))
+  const before = beforeFile ? wrappers(require(path.join(dir, 'lib', 'backends', 'wasm'))({ module: fs.readFileSync(beforeFile) })) : null
   const seed = new Uint8Array(32).fill(9)
   const kp = lsw.crypto_sign_seed_keypair(seed)
   const alice = lsw.crypto_box_seed_keypair(new Uint8Array(32).fill(1))
@@ -33,19 +39,23 @@ lsw.ready.then(() => {
   rows.push(['sign_seed_keypair', (L) => () => L.crypto_sign_seed_keypair(seed).publicKey])
   rows.push(['box_seed_keypair', (L) => () => L.crypto_box_seed_keypair(seed).publicKey])
   rows.push(['scalarmult_base', (L) => () => L.crypto_scalarmult_base(seed)])
-  console.log(`${cpuName()}, Node ${process.version}, CPU time, ${rounds} alternated rounds: natrium wasm / libsodium-wrappers 0.8.4`)
+  console.log(`${cpuName()}, Node ${process.version}, CPU time, ${rounds} alternated rounds; ops/s, ` +
+    `natrium wasm / libsodium-wrappers 0.8.4 (median, second-lowest-second-highest)${before ? ', then ' + beforeFile + "'s" : ''}`)
+  const range = (v) => { v.sort((p, q) => p - q); return `${med(v).toFixed(2)}x (${v[1].toFixed(2)}-${v[v.length - 2].toFixed(2)})` }
   for (const [label, make] of rows) {
     if (!filter.test(label)) continue
-    const a = make(nat), b = make(lsw)
+    const a = make(nat), b = make(lsw), c = before ? make(before) : null
     if (Buffer.from(a()).toString('hex') !== Buffer.from(b()).toString('hex')) throw new Error(label + ' differs')
+    if (c && Buffer.from(c()).toString('hex') !== Buffer.from(b()).toString('hex')) throw new Error(label + ' differs (before)')
     const budget = 0.12
-    for (let i = 0; i < 2; i++) { rateMs(a, budget * 500); rateMs(b, budget * 500) }
-    const rs = [], ra = [], rb = []
+    for (let i = 0; i < 2; i++) { rateMs(a, budget * 500); rateMs(b, budget * 500); if (c) rateMs(c, budget * 500) }
+    const rs = [], ra = [], rb = [], rc = []
     for (let r = 0; r < rounds; r++) {
       const x = rateMs(a, budget * 1000), y = rateMs(b, budget * 1000)
       ra.push(x); rb.push(y); rs.push(x / y)
+      if (c) rc.push(rateMs(c, budget * 1000) / y)
     }
-    rs.sort((p, q) => p - q)
-    console.log(`| ${label.padEnd(20)} | ${Math.round(med(ra)).toLocaleString('en').padStart(7)} | ${Math.round(med(rb)).toLocaleString('en').padStart(7)} | ${med(rs).toFixed(2)}x | ${rs[1].toFixed(2)}-${rs[rs.length - 2].toFixed(2)} |`)
+    console.log(`| ${label.padEnd(20)} | ${Math.round(med(ra)).toLocaleString('en').padStart(7)} | ${Math.round(med(rb)).toLocaleString('en').padStart(7)} | ${range(rs)} |` +
+      (c ? ` before ${range(rc)} |` : ''))
   }
 })
