@@ -36,6 +36,7 @@
  *
  * cc-sources: src/crypto/fe25519_x2.c src/crypto/x25519_simd128.c src/crypto/ed25519_simd128.c
  * cc-sources: src/crypto/x25519_dispatch.c src/crypto/x25519_portable.c src/crypto/x25519_mulx.c
+ * cc-sources: src/crypto/x25519_ifma.c
  * cc-sources: src/crypto/sha2.c
  * cc-flags: -DNAT_FE25519_X2_PORTABLE -Wl,--wrap=ge25519_scalarmult_base -Wl,--wrap=ge25519_p3_tobytes
  * cc-flags: -Wl,--wrap=crypto_scalarmult_curve25519_base -Wl,--wrap=ge25519_double_scalarmult_vartime
