@@ -1,12 +1,13 @@
 /* The wasm build's Curve25519 (src/crypto/fe25519_x2.c, x25519_simd128.c, ed25519_simd128.c)
  * against a big-integer reference and against libsodium 1.0.22's own code, in C. Natively the
  * two-lane field runs on its portable stand-in (NAT_FE25519_X2_PORTABLE: plain, ASan + UBSan,
- * valgrind with the secrets undefined); with WASM32_SODIUM set, test/c/run.sh also builds it for
- * wasm32 with SIMD128 and runs it under Node's WASI against libsodium's wasm32 build (ref10,
- * radix 2^25.5), the code the wasm module runs:
+ * valgrind with the secrets undefined); test/c/run.sh also builds it for wasm32 with SIMD128,
+ * the code the wasm module runs, and runs it under Node's WASI against libsodium's wasm32 build
+ * (ref10, radix 2^25.5), every time (wasm32: always; on deps/out/wasm32 unless WASM32_SODIUM
+ * names another):
  *   - the field, each lane against arithmetic mod p on 32-bit words: nat_fe2_mul and _sq (and
- *     the one-element nat_fe25_mul) on
- *     random limbs up to their input bounds (sums of two reduced elements, differences f + 2p -
+ *     the one-element nat_fe25_mul) on random limbs up to their input bounds (sums of two
+ *     reduced elements, differences f + 2p -
  *     g) and on the edges (every limb 0, 1, its largest allowed value, mixes of them, every
  *     carry edge 2^25 / 2^26 and 2^31 - 1 for nat_fe2_carry), the output limb bounds they
  *     promise; nat_fe2_add, _sub, _carry; nat_fe25_frombytes, _tobytes (p - 1, p, p + 1,
@@ -43,7 +44,8 @@
  * cc-flags: -Wl,--wrap=ge25519_tobytes
  * wasm-flags: -Wl,--wrap=ge25519_scalarmult_base -Wl,--wrap=ge25519_p3_tobytes
  * wasm-flags: -Wl,--wrap=crypto_scalarmult_curve25519_base -Wl,--wrap=ge25519_double_scalarmult_vartime
- * wasm-flags: -Wl,--wrap=ge25519_tobytes */
+ * wasm-flags: -Wl,--wrap=ge25519_tobytes
+ * wasm32: always */
 #include <sodium.h>
 #include <stdint.h>
 #include <stdio.h>
