@@ -18,13 +18,15 @@
  *
  * a B: libsodium's recoding (a = sum e[i] 16^i, e[i] in [-8, 8]) and sum of table entries
  * e[i] 16^i B, odd digits first, four doublings, then the even digits, the 8 x 32 entries
- * j 256^i B computed on first use (about 0.2 ms once; a table in the module would cost ~40 KB
- * of the browser bundle). Each entry is read by masks over all eight (and negated by masks),
+ * j 256^i B computed on first use (a table in the module would cost its ~40 KB in the browser
+ * bundle; the first a B pays instead: 1-3 ms in Node 20 on a loaded Zen 5, most of it in V8's
+ * baseline code before the functions are optimized, then ~25 us per call). Each entry is read by masks over all eight (and negated by masks),
  * no branch or index on the scalar. Scalars with a[31] > 127 go to libsodium's code, whose
  * digit above 8 adds nothing (never from its own callers: they clamp or reduce).
  *
  * Verify (public inputs, variable time): a A + b B by wNAF, width 5 for A (A .. 15 A) and
- * width 8 for B (B .. 127 B, computed on first use), one loop of doublings from the top digit;
+ * width 8 for B (B .. 127 B, computed by the first verify), one loop of doublings from the top
+ * digit;
  * a, b < 2^253 (libsodium's verify never passes more; others go to libsodium's code, whose
  * slide_vartime drops a carry there). 1 / Z by the constant-time safegcd of fe25519_x2.c. */
 #include <stdint.h>
@@ -221,10 +223,10 @@ static void nat_ge2_base(nat_ge2_p3 *p) {
 /* Row i, entry j - 1: j 256^i B (cached, projective), j = 1 .. 8. */
 static nat_ge2_cached nat_ed25519_base_rows[32][8];
 static nat_ge2_cached nat_ed25519_base_odd[64]; /* (2 k + 1) B, verify's width-8 window */
-static int nat_ed25519_tables_ready;
+static int nat_ed25519_rows_ready, nat_ed25519_odd_ready;
 
-static void nat_ed25519_tables(void) {
-  nat_ge2_p3 p, q, twice;
+static void nat_ed25519_rows(void) {
+  nat_ge2_p3 p, q;
   nat_ge2_base(&p);
   for (int row = 0; row < 32; row++) {
     nat_ge2_to_cached(&nat_ed25519_base_rows[row][0], &p);
@@ -237,6 +239,11 @@ static void nat_ed25519_tables(void) {
     for (int k = 0; k < 5; k++) nat_ge2_dbl(&q, &q, k == 4);
     p = q;
   }
+  nat_ed25519_rows_ready = 1;
+}
+
+static void nat_ed25519_odd(void) {
+  nat_ge2_p3 p, q, twice;
   nat_ge2_base(&p);
   nat_ge2_to_cached(&nat_ed25519_base_odd[0], &p);
   nat_ge2_dbl(&twice, &p, 1);
@@ -244,7 +251,7 @@ static void nat_ed25519_tables(void) {
     nat_ge2_add(&q, &twice, &nat_ed25519_base_odd[k - 1], 1);
     nat_ge2_to_cached(&nat_ed25519_base_odd[k], &q);
   }
-  nat_ed25519_tables_ready = 1;
+  nat_ed25519_odd_ready = 1;
 }
 
 NAT_NOINLINE static void nat_fe2_cmov(nat_fe2 *f, const nat_fe2 *g, nat_x2v mask) {
@@ -277,7 +284,7 @@ static void nat_ge2_scalarmult_base(nat_ge2_p3 *p, const unsigned char a[32]) {
   signed char carry = 0;
   nat_ge2_cached t;
 
-  if (!nat_ed25519_tables_ready) nat_ed25519_tables();
+  if (!nat_ed25519_rows_ready) nat_ed25519_rows();
   for (int i = 0; i < 32; i++) {
     e[2 * i] = (signed char) (a[i] & 15);
     e[2 * i + 1] = (signed char) (a[i] >> 4 & 15);
@@ -365,7 +372,7 @@ static void nat_ge2_double_scalarmult_vartime(nat_ge2_p3 *r, const unsigned char
   signed char as[256], bs[256];
   nat_ge2_cached Ai[8];
   nat_ge2_p3 A2, u;
-  if (!nat_ed25519_tables_ready) nat_ed25519_tables();
+  if (!nat_ed25519_odd_ready) nat_ed25519_odd();
   nat_wnaf_vartime(as, a, 5);
   nat_wnaf_vartime(bs, b, 8);
   nat_ge2_to_cached(&Ai[0], A);
