@@ -10,7 +10,8 @@
 # it includes what it tests) and the environments it is run in, one run each ("run-env:
 # VAR=value ...", e.g. every implementation a dispatcher can be forced to; commas join several
 # settings of one run, "A=1,B=2"), any flags of its x86-64 builds ("cc-flags: ...", e.g. the
-# addon's -Wl,--wrap=... so that __real_ is libsodium's), and whether it is also built with the
+# addon's -Wl,--wrap=... so that __real_ is libsodium's), those of its wasm32 build ("wasm-flags:
+# ..."), and whether it is also built with the
 # portable (wasm32) paths of the code it links ("variants: simd portable"; the portable build
 # defines NAT_CHACHA20POLY1305_PORTABLE, so only harnesses that link that code have one).
 # With a libsodium built for arm64 or wasm32 (deps/build.sh arm64|wasm32 leaves one under
@@ -47,6 +48,7 @@ for src in "${harnesses[@]}"; do
   read -r -a ccflags <<<"$(marked cc-flags)"
   read -r -a variants <<<"$(marked variants)"
   wasm32=$(marked wasm32)
+  read -r -a wasmflags <<<"$(marked wasm-flags)"
   [ ${#variants[@]} -gt 0 ] || variants=(simd)
   srcs=("$src" ${extra_src[@]+"${extra_src[@]}"})
   for variant in "${variants[@]}"; do
@@ -78,10 +80,10 @@ for src in "${harnesses[@]}"; do
   fi
   if [ -n "$wasm_sodium" ]; then
     echo "== $name (wasm32, node WASI)"
-    clang --target=wasm32-wasi -O2 -msimd128 "${flags[@]/$sodium/$wasm_sodium}" "${srcs[@]}" \
+    clang --target=wasm32-wasi -O2 -msimd128 "${flags[@]/$sodium/$wasm_sodium}" ${wasmflags[@]+"${wasmflags[@]}"} "${srcs[@]}" \
       "$wasm_sodium/lib/libsodium.a" -o "$out/$name.wasm"
     run "$out/$name.wasm" node --no-warnings -e "const { WASI } = require('node:wasi'); const fs = require('fs');
-      const wasi = new WASI({ version: 'preview1', env: process.env, preopens: { lib: 'lib' } });
+      const wasi = new WASI({ version: 'preview1', env: process.env, preopens: { lib: 'lib', test: 'test' } });
       WebAssembly.instantiate(fs.readFileSync(process.argv[1]), wasi.getImportObject())
         .then(({ instance }) => process.exit(wasi.start(instance)))"
   fi
