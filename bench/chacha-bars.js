@@ -13,7 +13,9 @@
 // and the median per-round ratio of each natrium backend to the others. Answers are compared
 // before anything is timed. `openssl speed -evp chacha20-poly1305` (OpenSSL's own C, 1 s per
 // size, at 1 KB and up) is the C reference for the IETF rows.
-//   node bench/chacha-bars.js [row-regex] [rounds] [ms] [--no-openssl]
+// --base=DIR adds another built checkout's main API on the native backend ("base native", e.g.
+// main's) to every round, for a before/after in one process.
+//   node bench/chacha-bars.js [row-regex] [rounds] [ms] [--no-openssl] [--base=DIR]
 //   e.g. node bench/chacha-bars.js 'ietf.*1 MB' 9 100
 const crypto = require('crypto')
 const path = require('path')
@@ -30,11 +32,15 @@ const rounds = Number(args[1]) || 9
 const ms = Number(args[2]) || 100
 const natrium = { native: wrappers(load('native')), wasm: wrappers(load('wasm')) }
 const natriumSN = require(path.join(__dirname, '..', 'lib', 'surfaces', 'sodium-native'))(load('native'))
+const baseDir = (process.argv.find((a) => a.startsWith('--base=')) || '').slice(7)
+const base = baseDir
+  ? require(path.join(path.resolve(baseDir), 'lib', 'surfaces', 'wrappers'))(require(path.join(path.resolve(baseDir), 'lib', 'loader')).load('native'))
+  : null
 
 const { rate, median, sink, cpuName: machineName } = require('./cpu-rate')
 const hex = (b) => Buffer.from(b).toString('hex')
 
-const COLUMNS = ['natrium native', 'natrium wasm', 'node:crypto', 'libsodium.js', 'sodium-native (alloc)', 'natrium native (reused)', 'sodium-native']
+const COLUMNS = ['natrium native', ...(base ? ['base native'] : []), 'natrium wasm', 'node:crypto', 'libsodium.js', 'sodium-native (alloc)', 'natrium native (reused)', 'sodium-native']
 const opensslCache = {}
 function opensslOps (size) {
   if (!withOpenssl || size < 1024) return ''
@@ -46,7 +52,15 @@ function opensslOps (size) {
   return opensslCache[size]
 }
 
-function row (label, size, contenders, ietf, sameBytes = true) {
+// Every row's contenders are made before any row is timed: timed while each of its closures was
+// the only one made from its source text (which V8 compiles specialised to that closure), the
+// first row's first contender ran at 0.67-0.73x the speed of the same code listed second (Zen 5,
+// Node 20: natrium native's IETF 10 B row read 1.21-1.32x libsodium.js where a second copy of it
+// read 1.72-1.90x; made first, the two read 0.94-1.06x of each other).
+const rows = []
+function row (...args) { rows.push(args) }
+
+function timeRow (label, size, contenders, ietf, sameBytes = true) {
   if (!filter.test(label)) return
   const names = Object.keys(contenders)
   // (secretstream: each contender's stream has its own random header, so only lengths compare)
@@ -57,7 +71,7 @@ function row (label, size, contenders, ietf, sameBytes = true) {
   for (let w = 0; w < 5; w++) for (const k of names) rate(contenders[k], ms)
   const ops = Object.fromEntries(names.map((k) => [k, []]))
   const ratio = {}
-  const pairs = [['natrium native', 'node:crypto'], ['natrium native', 'libsodium.js'], ['natrium native', 'sodium-native (alloc)'], ['natrium native (reused)', 'sodium-native'], ['natrium wasm', 'libsodium.js']]
+  const pairs = [...(base ? [['natrium native', 'base native'], ['base native', 'libsodium.js']] : []), ['natrium native', 'node:crypto'], ['natrium native', 'libsodium.js'], ['natrium native', 'sodium-native (alloc)'], ['natrium native (reused)', 'sodium-native'], ['natrium wasm', 'libsodium.js']]
   for (let r = 0; r < rounds; r++) {
     const round = {}
     for (const k of names) ops[k].push(round[k] = rate(contenders[k], ms))
@@ -74,8 +88,8 @@ function row (label, size, contenders, ietf, sameBytes = true) {
 lsw.ready.then(() => {
   const cpuName = machineName()
   console.log(`${cpuName}; Node ${process.version}; median of ${rounds} alternated rounds of ${ms} ms CPU; ratios are medians of per-round ratios; ops/s`)
-  console.log(`| row | ${COLUMNS.join(' | ')} | native × node | native × libsodium.js | native × sodium-native (both alloc) | native × sodium-native (both reused) | wasm × libsodium.js | openssl speed (C) | native × openssl |`)
-  console.log(`|---|${COLUMNS.map(() => '---:').join('|')}|---:|---:|---:|---:|---:|---:|---:|`)
+  console.log(`| row | ${COLUMNS.join(' | ')} | ${base ? 'native × base | base × libsodium.js | ' : ''}native × node | native × libsodium.js | native × sodium-native (both alloc) | native × sodium-native (both reused) | wasm × libsodium.js | openssl speed (C) | native × openssl |`)
+  console.log(`|---|${COLUMNS.map(() => '---:').join('|')}|${base ? '---:|---:|' : ''}---:|---:|---:|---:|---:|---:|---:|`)
   const k = fill(TAG.KEY, 32)
   const kb = Buffer.from(k)
   const ad = fill(TAG.SEED, 16)
@@ -92,6 +106,7 @@ lsw.ready.then(() => {
       const npubb = Buffer.from(npub)
       const contenders = {
         'natrium native': () => natrium.native[`${P}_encrypt`](m, ad, null, npub, k),
+        ...(base ? { 'base native': () => base[`${P}_encrypt`](m, ad, null, npub, k) } : {}),
         'natrium wasm': () => natrium.wasm[`${P}_encrypt`](m, ad, null, npub, k),
         'libsodium.js': () => lsw[`${P}_encrypt`](m, ad, null, npub, k)
       }
@@ -114,6 +129,7 @@ lsw.ready.then(() => {
     // secretstream: one push per call into a stream opened once per contender
     const SS = 'crypto_secretstream_xchacha20poly1305'
     const nat = { native: natrium.native[`${SS}_init_push`](k).state, wasm: natrium.wasm[`${SS}_init_push`](k).state }
+    if (base) nat.base = base[`${SS}_init_push`](k).state
     const lst = lsw[`${SS}_init_push`](k).state
     const snState = Buffer.alloc(SodiumNative[`${SS}_STATEBYTES`] || 52)
     SodiumNative[`${SS}_init_push`](snState, Buffer.alloc(24), kb)
@@ -121,6 +137,7 @@ lsw.ready.then(() => {
     natriumSN[`${SS}_init_push`](natSN, Buffer.alloc(24), kb)
     row(`secretstream push ${s}`, size, {
       'natrium native': () => natrium.native[`${SS}_push`](nat.native, m, null, 0),
+      ...(base ? { 'base native': () => base[`${SS}_push`](nat.base, m, null, 0) } : {}),
       'natrium wasm': () => natrium.wasm[`${SS}_push`](nat.wasm, m, null, 0),
       'libsodium.js': () => lsw[`${SS}_push`](lst, m, null, 0),
       'sodium-native (alloc)': () => { const c = Buffer.alloc(size + 17); SodiumNative[`${SS}_push`](snState, c, mb, null, 0); return c },
@@ -128,5 +145,6 @@ lsw.ready.then(() => {
       'sodium-native': () => { SodiumNative[`${SS}_push`](snState, out.subarray(0, size + 17), mb, null, 0); return out.subarray(0, size + 17) }
     }, false, false)
   }
+  for (const args of rows) timeRow(...args)
   if (sink() === 0.5) console.log(sink())
 })

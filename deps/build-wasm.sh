@@ -24,7 +24,7 @@ cc="${NATRIUM_WASM_CC:-clang} --target=wasm32-wasi"
 # only the exports are visible.
 cflags=(-std=c11 -O2 -msimd128 -fno-vectorize -fno-slp-vectorize -ftls-model=local-exec
         -fvisibility=hidden -Wall -Wextra -Werror -Wno-unused-parameter
-        -DNAT_WASM -DSODIUM_STATIC -I"$sodium/include" -Isrc -Isrc/crypto
+        -DNAT_WASM -DNAT_X25519_WRAP -DSODIUM_STATIC -I"$sodium/include" -Isrc -Isrc/crypto
         -ffile-prefix-map="$root/=")
 # reactor: no main, the glue calls _initialize(); the stack first, so an overflow traps instead of
 # silently overwriting static data; 1 MiB of stack for libsodium's largest locals. --wrap:
@@ -44,7 +44,9 @@ wraps=(escrypt_kdf_sse escrypt_kdf_nosse
        crypto_stream_salsa20 crypto_stream_salsa20_xor crypto_stream_salsa20_xor_ic
        crypto_onetimeauth_poly1305 crypto_onetimeauth_poly1305_verify crypto_onetimeauth_poly1305_init
        crypto_onetimeauth_poly1305_update crypto_onetimeauth_poly1305_final
-       argon2_fill_segment_ref)
+       argon2_fill_segment_ref
+       crypto_scalarmult_curve25519 crypto_scalarmult_curve25519_base
+       ge25519_scalarmult_base ge25519_p3_tobytes ge25519_double_scalarmult_vartime ge25519_tobytes)
 ldflags=(-mexec-model=reactor -Wl,--stack-first -Wl,-z,stack-size=1048576
          -Wl,--export=malloc -Wl,--export=free)
 for w in "${wraps[@]}"; do ldflags+=("-Wl,--wrap=$w"); done

@@ -14,6 +14,8 @@
 
 #include "blake2b_impl.h"
 #include "constants.h"
+#include "ed25519.h"
+#include "x25519_impl.h"
 #include "families.h"
 #include "nat.h"
 
@@ -269,6 +271,24 @@ NAT_EXPORT(nat_blake2b_kernel) const char *nat_blake2b_kernel(int which) {
   if (which >= NAT_BLAKE2B_TIMED && which <= NAT_BLAKE2B_SIMD128_ONLY) nat_blake2b_use(which);
   return nat_blake2b_impl();
 }
+
+/* For the tests and benchmarks (lib/backends/wasm.js natrium_wasm_curve25519): whose Curve25519
+ * arithmetic runs behind libsodium's X25519 (crypto_scalarmult_curve25519) and Ed25519
+ * (ge25519_scalarmult_base, _p3_tobytes, _double_scalarmult_vartime, _tobytes and
+ * crypto_scalarmult_curve25519_base): which 0 leaves it, 1 ours on two-lane SIMD128
+ * (x25519_simd128.c, ed25519_simd128.c), 2 libsodium's own ref10. Returns "simd128" or
+ * "libsodium". */
+NAT_EXPORT(nat_curve25519_impl) const char *nat_curve25519_impl(int which) {
+  if (which == 1 || which == 2) {
+    nat_x25519_use_libsodium = which == 2;
+    nat_ed25519_use_simd128 = which == 1;
+  }
+  return nat_x25519_use_libsodium ? "libsodium" : "simd128";
+}
+
+/* For the tests: nat_curve25519_simd128_calls (ed25519.h) */
+NAT_EXPORT(nat_curve25519_calls) double nat_curve25519_calls(void) { return (double) nat_curve25519_simd128_calls; }
+
 
 /* The buffers of the call that the function did not mark as outputs (NAT_CALL_WIPE_INPUTS): each
  * has its length rounded up to 16 bytes to itself (see the top), so whole v128 stores; the

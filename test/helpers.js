@@ -17,6 +17,11 @@ function available () {
   for (const name of wanted || BACKENDS) {
     try {
       const backend = load(name)
+      // NATRIUM_TEST_WASM_CURVE25519=libsodium: the wasm module runs libsodium's own ref10 curve
+      // code where it runs ours by default (test/curve25519-wasm.test.js reruns files with it)
+      if (name === 'wasm' && process.env.NATRIUM_TEST_WASM_CURVE25519) {
+        backend.binding.natrium_wasm_curve25519(process.env.NATRIUM_TEST_WASM_CURVE25519)
+      }
       list.push({ name, raw: backend.binding, sodium: sodiumNative(backend), backend })
     } catch (err) {
       if (wanted) throw err // a backend asked for by name must load
@@ -125,6 +130,16 @@ function rerunNative (files, env) {
   assert.doesNotMatch(r.stdout, /failing/)
 }
 
+// rerunNative's twin for the wasm backend.
+function rerunWasm (files, env) {
+  const mocha = require.resolve('mocha/bin/mocha.js')
+  const r = spawnNode([mocha, '--reporter', 'dot', '--timeout', '240000', ...files],
+    { env: { ...process.env, ...env, NATRIUM_TEST_BACKENDS: 'wasm' }, encoding: 'utf8' })
+  assert.strictEqual(r.status, 0, r.stdout + r.stderr)
+  assert.match(r.stdout, /[1-9]\d* passing/)
+  assert.doesNotMatch(r.stdout, /failing/)
+}
+
 // The CPU's feature flags (Linux /proc/cpuinfo; empty elsewhere), for tests of kernels a CPU may lack.
 const cpuFlags = () => {
   try {
@@ -133,4 +148,4 @@ const cpuFlags = () => {
   } catch { return new Set() }
 }
 
-module.exports = { cpuFlags, byName, backends, hex, toHex, random, wycheproof, vectors, emulator, spawnNode, execNode, gdbEntered, rerunNative }
+module.exports = { cpuFlags, byName, backends, hex, toHex, random, wycheproof, vectors, emulator, spawnNode, execNode, gdbEntered, rerunNative, rerunWasm }

@@ -597,6 +597,18 @@ function wasmBackend ({ module: source, random = defaultRandom, wrap = toUint8Ar
     }
   })
 
+  // For tests and benchmarks only (not enumerable): whose Curve25519 arithmetic runs behind
+  // libsodium's X25519 and Ed25519 ('simd128': ours, 'libsodium': its ref10), after forcing one.
+  const CURVE25519_IMPLS = { undefined: 0, simd128: 1, libsodium: 2 }
+  Object.defineProperty(binding, 'natrium_wasm_curve25519', {
+    value: (use) => {
+      if (!(String(use) in CURVE25519_IMPLS)) throw new RangeError(`natrium_wasm_curve25519: unknown implementation ${use}`)
+      return cString(wasm.nat_curve25519_impl(CURVE25519_IMPLS[String(use)]))
+    }
+  })
+  // For tests only (not enumerable): how many times ours ran behind those functions.
+  Object.defineProperty(binding, 'natrium_wasm_curve25519_calls', { value: () => wasm.nat_curve25519_calls() })
+
   return { name: 'wasm', binding, memory: guardedMemory(binding, wrap), capabilities: CAPABILITIES, newOutput, file }
 }
 

@@ -6,7 +6,7 @@
  * rotations by 16 and 8 are byte shuffles, the others two shifts and an or. Fewer than eight
  * blocks left (short messages, the end of a long one): two blocks per ymm, a ymm per row of the
  * 4x4 state, the diagonal round lining rows up by rotating their words, up to three such sets
- * in flight. */
+ * in flight (chacha20_rows.h). */
 #include "chacha20_impl.h"
 
 #ifdef NAT_CHACHA20_X86
@@ -117,100 +117,21 @@ NAT_AVX2 static void blocks8(const uint32_t st[16], unsigned char *out, const un
   XOR32(480, _mm256_permute2x128_si256(a3, b3, 0x31));
 }
 
-/* Row-wise, for the last 1..7 blocks: ymm rows a..d hold one row of two consecutive blocks
- * (block i in the low half, i + 1 in the high half). Rows a, c and d turn for the diagonal
- * round (never b, whose rotate ends each quarter round and starts the next). */
-#define ROWS_ROUND(a, b, c, d)                                                              \
-  a = _mm256_add_epi32(a, b); d = Y_ROT16(_mm256_xor_si256(d, a));                          \
-  c = _mm256_add_epi32(c, d); b = Y_ROTL(_mm256_xor_si256(b, c), 12);                       \
-  a = _mm256_add_epi32(a, b); d = Y_ROT8(_mm256_xor_si256(d, a));                           \
-  c = _mm256_add_epi32(c, d); b = Y_ROTL(_mm256_xor_si256(b, c), 7);                        \
-  a = _mm256_shuffle_epi32(a, 0x93); c = _mm256_shuffle_epi32(c, 0x39);                     \
-  d = _mm256_shuffle_epi32(d, 0x4e);                                                        \
-  a = _mm256_add_epi32(a, b); d = Y_ROT16(_mm256_xor_si256(d, a));                          \
-  c = _mm256_add_epi32(c, d); b = Y_ROTL(_mm256_xor_si256(b, c), 12);                       \
-  a = _mm256_add_epi32(a, b); d = Y_ROT8(_mm256_xor_si256(d, a));                           \
-  c = _mm256_add_epi32(c, d); b = Y_ROTL(_mm256_xor_si256(b, c), 7);                        \
-  a = _mm256_shuffle_epi32(a, 0x39); c = _mm256_shuffle_epi32(c, 0x93);                     \
-  d = _mm256_shuffle_epi32(d, 0x4e)
-
-#define XOR16(at, v)                                                              \
-  _mm_storeu_si128((__m128i *) (out + (at)),                                      \
-                   _mm_xor_si128(v, _mm_loadu_si128((const __m128i *) (in + (at)))))
-
-/* Row 3 of blocks n and n + 1 counted from d (counter in word 0, or words 0-1 with ctr64). */
-NAT_AVX2 static inline __m256i row3_pair(const uint32_t st[16], uint32_t n, int ctr64) {
-  uint32_t lo0 = st[12] + n, lo1 = st[12] + n + 1, hi0 = st[13], hi1 = st[13];
-  if (ctr64) {
-    hi0 += lo0 < st[12];
-    hi1 += lo1 < st[12];
-  }
-  return _mm256_setr_epi32((int) lo0, (int) hi0, (int) st[14], (int) st[15], (int) lo1, (int) hi1,
-                           (int) st[14], (int) st[15]);
-}
-
-/* nblocks (1..6) blocks in ceil(nblocks / 2) register sets, nsets of them. Always inlined with a
- * constant nsets, so the arrays live in registers. */
-NAT_AVX2 static inline __attribute__((always_inline)) void
-rows_blocks(const uint32_t st[16], unsigned char *out, const unsigned char *in, size_t nblocks,
-            int nsets, int ctr64) {
-  const __m256i row0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *) st)),
-                row1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *) (st + 4))),
-                row2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *) (st + 8)));
-  __m256i a[3], b[3], c[3], d[3], d_in[3];
-  for (int s = 0; s < nsets; s++) {
-    a[s] = row0;
-    b[s] = row1;
-    c[s] = row2;
-    d[s] = d_in[s] = row3_pair(st, (uint32_t) (2 * s), ctr64);
-  }
-  for (int i = 0; i < 10; i++) {
-    for (int s = 0; s < nsets; s++) {
-      ROWS_ROUND(a[s], b[s], c[s], d[s]);
-    }
-  }
-  for (int s = 0; s < nsets; s++) {
-    const __m256i ra = _mm256_add_epi32(a[s], row0), rb = _mm256_add_epi32(b[s], row1),
-                  rc = _mm256_add_epi32(c[s], row2), rd = _mm256_add_epi32(d[s], d_in[s]);
-    const size_t at = (size_t) 128 * (size_t) s;
-    XOR16(at, _mm256_castsi256_si128(ra));
-    XOR16(at + 16, _mm256_castsi256_si128(rb));
-    XOR16(at + 32, _mm256_castsi256_si128(rc));
-    XOR16(at + 48, _mm256_castsi256_si128(rd));
-    if ((size_t) (2 * s + 1) < nblocks) {
-      XOR16(at + 64, _mm256_extracti128_si256(ra, 1));
-      XOR16(at + 80, _mm256_extracti128_si256(rb, 1));
-      XOR16(at + 96, _mm256_extracti128_si256(rc, 1));
-      XOR16(at + 112, _mm256_extracti128_si256(rd, 1));
-    }
-  }
-}
-
-static void advance(uint32_t st[16], size_t n, int ctr64) {
-  const uint32_t before = st[12];
-  st[12] += (uint32_t) n;
-  if (ctr64) st[13] += (uint32_t) ((uint64_t) n >> 32) + (st[12] < before);
-}
+/* Row-wise, for the last 1..7 blocks (chacha20_rows.h), rotations by shifts and an or. */
+#define NAT_ROWS_TARGET NAT_AVX2
+#define NAT_ROWS_ROT16 Y_ROT16
+#define NAT_ROWS_ROT8 Y_ROT8
+#define NAT_ROWS_ROTL Y_ROTL
+#include "chacha20_rows.h"
 
 NAT_AVX2 void nat_chacha20_blocks_avx2(uint32_t st[16], unsigned char *out,
                                        const unsigned char *in, size_t nblocks, int ctr64) {
   for (; nblocks >= 8; nblocks -= 8, in += 512, out += 512) {
     blocks8(st, out, in, ctr64);
-    advance(st, 8, ctr64);
+    const uint32_t before = st[12];
+    st[12] += 8;
+    if (ctr64) st[13] += st[12] < before;
   }
-  while (nblocks > 0) {
-    const size_t n = nblocks > 6 ? 6 : nblocks;
-    if (n > 4) {
-      rows_blocks(st, out, in, n, 3, ctr64);
-    } else if (n > 2) {
-      rows_blocks(st, out, in, n, 2, ctr64);
-    } else {
-      rows_blocks(st, out, in, n, 1, ctr64);
-    }
-    advance(st, n, ctr64);
-    nblocks -= n;
-    in += 64 * n;
-    out += 64 * n;
-  }
+  if (nblocks > 0) rows_tail(st, out, in, nblocks, ctr64);
 }
 #endif

@@ -83,8 +83,8 @@ typedef struct {
 } candidate;
 
 /* portable, libsodium, then what the CPU has. CPUID leaf 1 ECX bits 27 (OSXSAVE), 28 (AVX);
- * leaf 7 EBX bits 5 (AVX2), 16 (AVX-512F); XCR0 bits 1, 2 (xmm, ymm state) and 5, 6, 7 (opmask,
- * zmm state) saved by the OS. */
+ * leaf 7 EBX bits 5 (AVX2), 16 (AVX-512F), 31 (AVX-512VL: the avx512 kernel's short runs); XCR0
+ * bits 1, 2 (xmm, ymm state) and 5, 6, 7 (opmask, zmm state) saved by the OS. */
 static size_t cpu_candidates(candidate *list) {
   unsigned int a, b, c, d, b7 = 0, xcr0 = 0, xcr0_hi;
   size_t n = 0;
@@ -96,7 +96,7 @@ static size_t cpu_candidates(candidate *list) {
   if (__get_cpuid_max(0, NULL) >= 7) __cpuid_count(7, 0, a, b7, c, d);
   if ((xcr0 & 0x06) != 0x06 || !(b7 >> 5 & 1)) return n;
   list[n++] = (candidate){"avx2", nat_chacha20_blocks_avx2};
-  if ((xcr0 & 0xe0) != 0xe0 || !(b7 >> 16 & 1)) return n;
+  if ((xcr0 & 0xe0) != 0xe0 || !(b7 >> 16 & 1) || !(b7 >> 31 & 1)) return n;
   list[n++] = (candidate){"avx512", nat_chacha20_blocks_avx512};
   return n;
 }

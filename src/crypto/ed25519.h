@@ -30,6 +30,13 @@ typedef struct nat_ge25519_p2_51 {
   uint64_t X[5], Y[5], Z[5];
 } nat_ge25519_p2_51;
 
+/* wasm: 1 (the default) when the --wrap entry points run ours on the two-lane SIMD128 field
+ * (ed25519_simd128.c), 0 for libsodium's ref10; src/wasm.c's nat_curve25519_impl sets it. */
+extern int nat_ed25519_use_simd128;
+/* wasm: how many times ours ran behind a wrapped libsodium curve function (the X25519 ladder
+ * and each Ed25519 __wrap_ that took our path), so the tests can prove which code runs */
+extern unsigned long nat_curve25519_simd128_calls;
+
 /* 1 when __wrap_ runs ours (decided at load, ed25519_mulx.c). */
 extern int nat_ed25519_use_mulx;
 /* "mulx" or "libsodium": what the --wrap entry points run. */
@@ -58,6 +65,7 @@ void nat_ed25519_tobytes_mulx(unsigned char s[32], const nat_ge25519_p2_51 *h);
 int nat_ed25519_frombytes_negate_vartime_mulx(nat_ge25519_p3_51 *h, const unsigned char *s);
 #endif
 
+#ifdef NAT_ED25519_WRAP
 void __wrap_ge25519_scalarmult_base(nat_ge25519_p3_51 *h, const unsigned char *a);
 void __wrap_ge25519_p3_tobytes(unsigned char *s, const nat_ge25519_p3_51 *h);
 int __wrap_crypto_scalarmult_curve25519_base(unsigned char *q, const unsigned char *n);
@@ -65,5 +73,6 @@ void __wrap_ge25519_double_scalarmult_vartime(nat_ge25519_p2_51 *r, const unsign
                                               const unsigned char *b);
 void __wrap_ge25519_tobytes(unsigned char *s, const nat_ge25519_p2_51 *h);
 int __wrap_ge25519_frombytes_negate_vartime(nat_ge25519_p3_51 *h, const unsigned char *s);
+#endif
 
 #endif

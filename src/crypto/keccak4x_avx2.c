@@ -51,6 +51,11 @@
 #define R_61(x) ROL(x, 61)
 #define R_62(x) ROL(x, 62)
 
+#define KECCAK4X_VEC __m256i
+#define KECCAK4X_STATES 4
+#define KECCAK4X_SPLAT(rc) _mm256_set1_epi64x((long long) (rc))
+#define KECCAK4X_LD(i) _mm256_loadu_si256((const __m256i *) (const void *) (s + 4 * (i)))
+#define KECCAK4X_ST(i, v) _mm256_storeu_si256((__m256i *) (void *) (s + 4 * (i)), v)
 #include "keccak4x_round.h"
 
 NAT_KECCAK4X_PERMUTE(nat_keccak4x_permute_avx2, AVX2)

@@ -25,6 +25,7 @@
 _Static_assert(PKBYTES == POLYVECBYTES + 32, "ek = ByteEncode_12(t-hat) || rho");
 _Static_assert(SKBYTES == POLYVECBYTES + PKBYTES + 64, "dk = dk_pke || ek || H(ek) || z");
 _Static_assert(CTBYTES == K * DU_BYTES + DV_BYTES, "c = c1 || c2");
+_Static_assert(CTBYTES % 8 == 0, "differ_mask compares eight bytes at a time");
 
 typedef nat_mlkem_poly poly;
 
@@ -35,7 +36,7 @@ typedef nat_mlkem_poly poly;
 #endif
 
 static const nat_mlkem768_kernels *kernels(void) {
-  return nat_mlkem768_kernels_chosen != NULL ? nat_mlkem768_kernels_chosen : &nat_mlkem768_portable;
+  return nat_mlkem768_kernels_chosen != NULL ? nat_mlkem768_kernels_chosen : &NAT_MLKEM768_BASELINE;
 }
 
 /* FIPS 203 section 7.2's modulus check: ByteEncode_12(ByteDecode_12(ek)) = ek, i.e. every
@@ -46,37 +47,6 @@ static int ek_is_reduced(const unsigned char ek[POLYVECBYTES]) {
     if (a >= Q || b >= Q) return 0;
   }
   return 1;
-}
-
-static void compress_v(unsigned char r[DV_BYTES], const poly *p) {
-  for (size_t i = 0; i < N / 2; i++) {
-    r[i] = (unsigned char) (nat_mlkem_compress(nat_mlkem_canonical(p->c[2 * i]), 4) |
-                            nat_mlkem_compress(nat_mlkem_canonical(p->c[2 * i + 1]), 4) << 4);
-  }
-}
-
-static void decompress_v(poly *p, const unsigned char a[DV_BYTES]) {
-  for (size_t i = 0; i < N / 2; i++) {
-    p->c[2 * i] = nat_mlkem_decompress(a[i] & 15u, 4);
-    p->c[2 * i + 1] = nat_mlkem_decompress(a[i] >> 4, 4);
-  }
-}
-
-/* Decompress_1(ByteDecode_1(m)): each bit times 1665, by a mask. */
-static void from_message(poly *p, const unsigned char m[32]) {
-  for (size_t i = 0; i < N; i++) {
-    const int16_t bit = (int16_t) (m[i / 8] >> (i % 8) & 1);
-    p->c[i] = (int16_t) (-bit & ((Q + 1) / 2));
-  }
-}
-
-/* ByteEncode_1(Compress_1(w)). */
-static void to_message(unsigned char m[32], const poly *p) {
-  for (size_t i = 0; i < 32; i++) {
-    unsigned byte = 0;
-    for (size_t j = 0; j < 8; j++) byte |= nat_mlkem_compress(nat_mlkem_canonical(p->c[8 * i + j]), 1) << j;
-    m[i] = (unsigned char) byte;
-  }
 }
 
 /* x R mod q for Montgomery-reduced products that no invntt follows: R^2 mod q = 1353. */
@@ -148,9 +118,9 @@ static void kpke_encrypt(unsigned char c[CTBYTES], const unsigned char ek[PKBYTE
   kn->basemul_acc(&v, t, y);
   kn->invntt(&v);
   add_to(&v, e2);
-  from_message(&mu, m);
+  kn->from_message(&mu, m);
   add_to(&v, &mu);
-  compress_v(c + K * DU_BYTES, &v);
+  kn->compress4(c + K * DU_BYTES, &v);
   sodium_memzero(noise, sizeof noise);
   sodium_memzero(&u, sizeof u);
   sodium_memzero(&v, sizeof v);
@@ -170,9 +140,9 @@ static void kpke_decrypt(unsigned char m[32], const unsigned char dk[POLYVECBYTE
   }
   kn->basemul_acc(&w, s, u);
   kn->invntt(&w);
-  decompress_v(&v, c + K * DU_BYTES);
+  kn->decompress4(&v, c + K * DU_BYTES);
   for (size_t i = 0; i < N; i++) v.c[i] = (int16_t) (v.c[i] - w.c[i]);
-  to_message(m, &v);
+  kn->to_message(m, &v);
   sodium_memzero(s, sizeof s);
   sodium_memzero(&v, sizeof v);
   sodium_memzero(&w, sizeof w);
@@ -202,11 +172,17 @@ int nat_mlkem768_ours_enc_deterministic(unsigned char *ct, unsigned char *ss,
   return 0;
 }
 
-/* 0xff if a and b differ anywhere, else 0, without a branch on either. */
+/* 0xff if a and b differ anywhere, else 0, without a branch on either: eight bytes at a time
+ * (len a multiple of 8), d | -d has its top bit set exactly when d is not zero. */
 static unsigned char differ_mask(const unsigned char *a, const unsigned char *b, size_t len) {
-  uint32_t d = 0;
-  for (size_t i = 0; i < len; i++) d |= (uint32_t) (a[i] ^ b[i]);
-  unsigned char mask = (unsigned char) (0u - ((0u - d) >> 31));
+  uint64_t d = 0;
+  for (size_t i = 0; i < len; i += 8) {
+    uint64_t x, y;
+    memcpy(&x, a + i, 8);
+    memcpy(&y, b + i, 8);
+    d |= x ^ y;
+  }
+  unsigned char mask = (unsigned char) (0u - (unsigned) ((d | (0 - d)) >> 63));
 #if defined(__GNUC__) || defined(__clang__)
   __asm__ volatile("" : "+r"(mask)); /* keep the compiler from turning the select into a branch */
 #endif

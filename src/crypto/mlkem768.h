@@ -33,7 +33,7 @@ int nat_kem_xwing_enc_deterministic(unsigned char *ct, unsigned char *ss, const 
 int nat_kem_xwing_enc(unsigned char *ct, unsigned char *ss, const unsigned char *pk);
 int nat_kem_xwing_dec(unsigned char *ss, const unsigned char *ct, const unsigned char *sk);
 
-/* "portable", "avx2" or "libsodium": what the calls above run. */
+/* "portable", "avx2", "avx512vl", "simd128" or "libsodium": what the calls above run. */
 const char *nat_kem_mlkem768_impl(void);
 
 #endif

@@ -603,10 +603,12 @@ AVX2 static void decompress10_avx2(nat_mlkem_poly *p, const unsigned char a[320]
 const nat_mlkem768_kernels nat_mlkem768_avx2 = {
   "avx2", ntt_avx2, invntt_avx2, basemul_acc_avx2, matrix_avx2, matrix_hash_avx2, noise_avx2,
   encode12_avx2, decode12_avx2, compress10_avx2, decompress10_avx2,
+  nat_mlkem_compress4, nat_mlkem_decompress4, nat_mlkem_from_message, nat_mlkem_to_message,
 };
 
 const nat_mlkem768_kernels nat_mlkem768_avx512vl = {
   "avx512vl", ntt_avx2, invntt_avx2, basemul_acc_avx2, matrix_avx512vl, matrix_hash_avx512vl,
   noise_avx512vl, encode12_avx2, decode12_avx2, compress10_avx2, decompress10_avx2,
+  nat_mlkem_compress4, nat_mlkem_decompress4, nat_mlkem_from_message, nat_mlkem_to_message,
 };
 #endif

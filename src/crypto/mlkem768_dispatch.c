@@ -3,7 +3,8 @@
  *   x86-64 with AVX-512F + VL (and the OS saving zmm state)   the AVX2 kernels on the
  *                                      AVX-512VL four-way Keccak ("avx512vl")
  *   x86-64 with AVX2 (and the OS saving ymm state)   the AVX2 kernels ("avx2")
- *   everything else, wasm32 included                 the portable C ("portable")
+ *   wasm32 (SIMD128)                                  the SIMD128 kernels ("simd128")
+ *   everything else                                   the portable C ("portable")
  * NATRIUM_DISABLE_SIMD set (and not "0") keeps the portable C; NATRIUM_MLKEM=portable, avx2 or
  * avx512vl forces those kernels (if the CPU has them; else the best it has), NATRIUM_MLKEM=libsodium libsodium's own
  * crypto_kem_mlkem768_* and crypto_kem_xwing_* (reference C on every CPU), so the tests and the
@@ -19,7 +20,7 @@
 #include <cpuid.h>
 #endif
 
-const nat_mlkem768_kernels *nat_mlkem768_kernels_chosen = &nat_mlkem768_portable;
+const nat_mlkem768_kernels *nat_mlkem768_kernels_chosen = &NAT_MLKEM768_BASELINE;
 
 /* Whether libsodium's own ML-KEM and X-Wing run (NATRIUM_MLKEM=libsodium). wasm32 has no
  * environment to read, so there it is never: libsodium's reference ML-KEM (its K-PKE, Keccak and
@@ -102,7 +103,7 @@ int nat_kem_xwing_dec(unsigned char *ss, const unsigned char *ct, const unsigned
   return nat_xwing_ours_dec(ss, ct, sk);
 }
 
-/* wasm32: no environment to read, and the portable kernels. */
+/* wasm32: no environment to read, and the SIMD128 kernels. */
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__wasm__)
 #ifdef NAT_MLKEM_X86
 /* CPUID leaf 1 ECX bits 23 (POPCNT), 27 (OSXSAVE) and 28 (AVX), leaf 7 EBX bit 5 (AVX2); XCR0

@@ -58,6 +58,12 @@ typedef struct nat_mlkem768_kernels {
    * Decompress_10(ByteDecode_10): out in [0, q). */
   void (*compress10)(unsigned char r[320], const nat_mlkem_poly *p);
   void (*decompress10)(nat_mlkem_poly *p, const unsigned char a[320]);
+  /* The same with d = 4 (ByteEncode_4(Compress_4), Decompress_4(ByteDecode_4)), and with d = 1
+   * for the message: Decompress_1(ByteDecode_1(m)), ByteEncode_1(Compress_1). */
+  void (*compress4)(unsigned char r[128], const nat_mlkem_poly *p);
+  void (*decompress4)(nat_mlkem_poly *p, const unsigned char a[128]);
+  void (*from_message)(nat_mlkem_poly *p, const unsigned char m[32]);
+  void (*to_message)(unsigned char m[32], const nat_mlkem_poly *p);
 } nat_mlkem768_kernels;
 
 /* Portable C, every platform (mlkem768_portable.c); the scalar pieces the vector kernels reuse. */
@@ -100,6 +106,11 @@ void nat_mlkem_noise1(nat_mlkem_poly *p, const unsigned char sigma[32], unsigned
 size_t nat_mlkem_rej_uniform(int16_t *r, size_t ctr, size_t n, const unsigned char *buf, size_t len);
 /* SamplePolyCBD_2 of 128 bytes. */
 void nat_mlkem_cbd2(nat_mlkem_poly *p, const unsigned char buf[128]);
+/* The compress4, decompress4, from_message and to_message kernels in scalar C. */
+void nat_mlkem_compress4(unsigned char r[128], const nat_mlkem_poly *p);
+void nat_mlkem_decompress4(nat_mlkem_poly *p, const unsigned char a[128]);
+void nat_mlkem_from_message(nat_mlkem_poly *p, const unsigned char m[32]);
+void nat_mlkem_to_message(unsigned char m[32], const nat_mlkem_poly *p);
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define NAT_MLKEM_X86 1
@@ -110,6 +121,21 @@ extern const nat_mlkem768_kernels nat_mlkem768_avx2;
 extern const nat_mlkem768_kernels nat_mlkem768_avx512vl;
 /* Fills the AVX2 rejection sampling's table: once, before nat_mlkem768_avx2 or _avx512vl is used. */
 void nat_mlkem768_avx2_init(void);
+#endif
+
+#if defined(__wasm_simd128__)
+#define NAT_MLKEM_SIMD128 1
+/* WebAssembly SIMD128 (mlkem768_simd128.c): eight coefficients per v128, Barrett products. */
+extern const nat_mlkem768_kernels nat_mlkem768_simd128;
+#endif
+
+/* The kernels every machine this is built for runs: SIMD128 in wasm (the module requires it, so
+ * the portable set is left out of it; test/c/mlkem768.c still runs both under Node's WASI), the
+ * portable C elsewhere. */
+#ifdef NAT_MLKEM_SIMD128
+#define NAT_MLKEM768_BASELINE nat_mlkem768_simd128
+#else
+#define NAT_MLKEM768_BASELINE nat_mlkem768_portable
 #endif
 
 /* The kernels mlkem768_dispatch.c chose (NULL: libsodium's code answers). */

@@ -217,8 +217,40 @@ static void decompress10_portable(nat_mlkem_poly *p, const unsigned char a[320])
   }
 }
 
+/* Two coefficients a byte, low first. */
+void nat_mlkem_compress4(unsigned char r[128], const nat_mlkem_poly *p) {
+  for (size_t i = 0; i < NAT_MLKEM_N / 2; i++) {
+    r[i] = (unsigned char) (nat_mlkem_compress(nat_mlkem_canonical(p->c[2 * i]), 4) |
+                            nat_mlkem_compress(nat_mlkem_canonical(p->c[2 * i + 1]), 4) << 4);
+  }
+}
+
+void nat_mlkem_decompress4(nat_mlkem_poly *p, const unsigned char a[128]) {
+  for (size_t i = 0; i < NAT_MLKEM_N / 2; i++) {
+    p->c[2 * i] = nat_mlkem_decompress(a[i] & 15u, 4);
+    p->c[2 * i + 1] = nat_mlkem_decompress(a[i] >> 4, 4);
+  }
+}
+
+/* Each bit times 1665, by a mask. */
+void nat_mlkem_from_message(nat_mlkem_poly *p, const unsigned char m[32]) {
+  for (size_t i = 0; i < NAT_MLKEM_N; i++) {
+    const int16_t bit = (int16_t) (m[i / 8] >> (i % 8) & 1);
+    p->c[i] = (int16_t) (-bit & ((NAT_MLKEM_Q + 1) / 2));
+  }
+}
+
+void nat_mlkem_to_message(unsigned char m[32], const nat_mlkem_poly *p) {
+  for (size_t i = 0; i < 32; i++) {
+    unsigned byte = 0;
+    for (size_t j = 0; j < 8; j++) byte |= nat_mlkem_compress(nat_mlkem_canonical(p->c[8 * i + j]), 1) << j;
+    m[i] = (unsigned char) byte;
+  }
+}
+
 const nat_mlkem768_kernels nat_mlkem768_portable = {
   "portable", ntt_portable, invntt_portable, basemul_acc_portable, matrix_portable,
   matrix_hash_portable, noise_portable,
   encode12_portable, decode12_portable, compress10_portable, decompress10_portable,
+  nat_mlkem_compress4, nat_mlkem_decompress4, nat_mlkem_from_message, nat_mlkem_to_message,
 };

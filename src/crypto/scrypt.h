@@ -29,8 +29,10 @@ int __wrap_escrypt_kdf_nosse(void *local, const uint8_t *passwd, size_t passwdle
                              const uint8_t *salt, size_t saltlen, uint64_t N, uint32_t r,
                              uint32_t p, uint8_t *buf, size_t buflen);
 
-/* Test hook: how many scratch regions are cached now (0 .. NAT_SCRYPT_CACHE_SLOTS). */
+/* Test hooks: how many scratch regions are cached now (0 .. 3: scrypt.c's two slots and its
+ * lazily freed one), and their usable bytes in all (at most 2 x 65 MiB + 1 GiB + 1 MiB). */
 size_t nat_scrypt_cached_regions(void);
+size_t nat_scrypt_cached_bytes(void);
 /* Test hook: 1 if every cached region is all zero bytes. */
 int nat_scrypt_cache_wiped(void);
 

@@ -23,9 +23,15 @@
  *                                                would run its ref10 there)
  *   everything else (arm64 ...)                  radix 2^51, portable C ("portable"; libsodium:
  *                                                ref10's 32-bit products)
- * wasm32 is not wrapped (libsodium's ref10 there: 2^51 limbs with emulated 128-bit products ran
- * at 0.4x it). NATRIUM_X25519=portable, mulx or ifma forces ours (mulx and ifma only if the CPU
- * has them), NATRIUM_DISABLE_SIMD set (and not "0") the portable one, NATRIUM_X25519=libsodium
+ *   wasm32 (SIMD128)                             two field elements per multiplication
+ *                                                ("simd128", x25519_simd128.c); the wasm
+ *                                                build wraps crypto_scalarmult_curve25519 too
+ *                                                (deps/build-wasm.sh), and src/wasm.c's
+ *                                                nat_curve25519_impl switches to libsodium's
+ *                                                ref10 for the tests (2^51 limbs with emulated
+ *                                                128-bit products ran at 0.4x ref10 there)
+ * NATRIUM_X25519=portable, mulx or ifma forces ours (mulx and ifma only if the CPU has them),
+ * NATRIUM_DISABLE_SIMD set (and not "0") the portable one, NATRIUM_X25519=libsodium
  * libsodium's, so the tests and the benchmarks run every path on one machine.
  * nat_x25519_scalarmult itself always runs one of ours (the C tests call it directly). */
 #include <stdint.h>
@@ -40,7 +46,11 @@
 #include <x86intrin.h>
 #endif
 
+#ifdef NAT_X25519_SIMD128
+const nat_x25519_kernels *nat_x25519_kernels_chosen = &nat_x25519_simd128;
+#else
 const nat_x25519_kernels *nat_x25519_kernels_chosen = &nat_x25519_portable;
+#endif
 int nat_x25519_use_libsodium = 0;
 
 const char *nat_x25519_impl(void) {
@@ -112,7 +122,7 @@ int nat_x25519_scalarmult_base(unsigned char *q, const unsigned char *n) {
   return 0;
 }
 
-/* wasm32: no environment to read, and the portable ladder. */
+/* wasm32: no environment to read; the SIMD128 ladder. */
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__wasm__)
 #ifdef NAT_X25519_MULX
 /* CPUID leaf 7 (subleaf 0) EBX bit 8: BMI2 (MULX); bit 19: ADX (ADCX/ADOX). General-purpose

@@ -21,6 +21,11 @@ extern const nat_x25519_kernels nat_x25519_mulx;
 #define NAT_X25519_IFMA 1
 extern const nat_x25519_kernels nat_x25519_ifma;
 #endif
+#if defined(__wasm_simd128__) || defined(NAT_FE25519_X2_PORTABLE)
+#define NAT_X25519_SIMD128 1
+/* two field elements per multiplication (fe25519_x2.h): the wasm build's ladder */
+extern const nat_x25519_kernels nat_x25519_simd128;
+#endif
 
 /* What nat_x25519_scalarmult runs (x25519_dispatch.c). */
 extern const nat_x25519_kernels *nat_x25519_kernels_chosen;

@@ -5,14 +5,19 @@
  * ciphertext: implicit rejection) and with random secret keys (whose embedded public key
  * nothing checks, so its coefficients go up to 4095); public keys with an unreduced coefficient
  * (the modulus check); the compression formula on every coefficient; each kernel against the
- * portable one. Under valgrind the secret inputs are marked undefined (the key pair's seed, the
+ * portable one (the encodings and compressions on every int16_t value). Under valgrind the secret inputs are marked undefined (the key pair's seed, the
  * message of an encapsulation, the secret parts of a decapsulation key), so a branch or a
  * memory index on a secret is reported; the public matrix seed rho, which the rejection
  * sampling branches on by design, is declassified where keygen derives it (NAT_DECLASSIFY).
  * MLKEM_TRIALS=n sets the number of random seeds (default 2000, 40 under valgrind).
+ * test/c/run.sh also builds it for wasm32 and runs it under Node's WASI (wasm32: always), where
+ * the SIMD128 kernels answer unless NATRIUM_MLKEM=portable or NATRIUM_DISABLE_SIMD=1 (read by
+ * main below: the library reads no environment on wasm).
  *
  * cc-sources: src/crypto/mlkem768_portable.c src/crypto/mlkem768_avx2.c src/crypto/keccak4x_avx2.c src/crypto/keccak4x_avx512vl.c src/crypto/mlkem768_dispatch.c src/crypto/xwing.c src/crypto/sha3.c src/crypto/keccak.c src/crypto/keccak_portable.c
- * run-env: NATRIUM_MLKEM=portable NATRIUM_MLKEM=avx2 NATRIUM_MLKEM=avx512vl NATRIUM_DISABLE_SIMD=1 */
+ * cc-sources: src/crypto/mlkem768_simd128.c src/crypto/keccak2x_simd128.c
+ * run-env: NATRIUM_MLKEM=portable NATRIUM_MLKEM=avx2 NATRIUM_MLKEM=avx512vl NATRIUM_DISABLE_SIMD=1
+ * wasm32: always */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +115,16 @@ static void test_kernels(void) {
     kn->compress10(e1, &x);
     ref->compress10(e2, &x);
     CHECK(memcmp(e1, e2, sizeof e1) == 0 && e1[DU_BYTES] == 0xa5, "compress10 %d", trial);
+    memset(e1, 0xa5, sizeof e1);
+    memset(e2, 0xa5, sizeof e2);
+    kn->compress4(e1, &x);
+    ref->compress4(e2, &x);
+    CHECK(memcmp(e1, e2, sizeof e1) == 0 && e1[DV_BYTES] == 0xa5, "compress4 %d", trial);
+    memset(e1, 0xa5, sizeof e1);
+    memset(e2, 0xa5, sizeof e2);
+    kn->to_message(e1, &x);
+    ref->to_message(e2, &x);
+    CHECK(memcmp(e1, e2, sizeof e1) == 0 && e1[32] == 0xa5, "to_message %d", trial);
     randombytes_buf(e1, POLYBYTES);
     kn->decode12(&x, e1);
     ref->decode12(&y, e1);
@@ -117,6 +132,12 @@ static void test_kernels(void) {
     kn->decompress10(&x, e1);
     ref->decompress10(&y, e1);
     CHECK(memcmp(&x, &y, sizeof x) == 0, "decompress10 %d", trial);
+    kn->decompress4(&x, e1);
+    ref->decompress4(&y, e1);
+    CHECK(memcmp(&x, &y, sizeof x) == 0, "decompress4 %d", trial);
+    kn->from_message(&x, e1);
+    ref->from_message(&y, e1);
+    CHECK(memcmp(&x, &y, sizeof x) == 0, "from_message %d", trial);
   }
 }
 
@@ -213,6 +234,12 @@ static void test_xwing(int trials) {
 
 int main(void) {
   if (sodium_init() < 0) return 1;
+#ifdef NAT_MLKEM_SIMD128
+  const char *force = getenv("NATRIUM_MLKEM"), *off = getenv("NATRIUM_DISABLE_SIMD");
+  if ((force != NULL && strcmp(force, "portable") == 0) || (off != NULL && off[0] != '\0' && strcmp(off, "0") != 0)) {
+    nat_mlkem768_kernels_chosen = &nat_mlkem768_portable;
+  }
+#endif
   const char *env = getenv("MLKEM_TRIALS");
   const int trials = env != NULL ? atoi(env) : UNDER_VALGRIND ? 40 : 2000;
   test_compress();

@@ -10,12 +10,15 @@
 # it includes what it tests) and the environments it is run in, one run each ("run-env:
 # VAR=value ...", e.g. every implementation a dispatcher can be forced to; commas join several
 # settings of one run, "A=1,B=2"), any flags of its x86-64 builds ("cc-flags: ...", e.g. the
-# addon's -Wl,--wrap=... so that __real_ is libsodium's), and whether it is also built with the
+# addon's -Wl,--wrap=... so that __real_ is libsodium's), those of its wasm32 build ("wasm-flags:
+# ..."), and whether it is also built with the
 # portable (wasm32) paths of the code it links ("variants: simd portable"; the portable build
 # defines NAT_CHACHA20POLY1305_PORTABLE, so only harnesses that link that code have one).
 # With a libsodium built for arm64 or wasm32 (deps/build.sh arm64|wasm32 leaves one under
 # ~/.cache/natrium/), the harnesses also run there, under qemu-aarch64 and Node's WASI:
 #   ARM64_SODIUM=<dir with lib/libsodium.a> WASM32_SODIUM=<dir> bash test/c/run.sh
+# A harness marked "wasm32: always" (code only wasm runs, e.g. SIMD128 kernels) runs under Node's
+# WASI every time, on WASM32_SODIUM or else the build's own deps/out/wasm32.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 sodium=deps/out/native
@@ -44,6 +47,8 @@ for src in "${harnesses[@]}"; do
   read -r -a envs <<<"$(marked run-env)"
   read -r -a ccflags <<<"$(marked cc-flags)"
   read -r -a variants <<<"$(marked variants)"
+  wasm32=$(marked wasm32)
+  read -r -a wasmflags <<<"$(marked wasm-flags)"
   [ ${#variants[@]} -gt 0 ] || variants=(simd)
   srcs=("$src" ${extra_src[@]+"${extra_src[@]}"})
   for variant in "${variants[@]}"; do
@@ -68,13 +73,18 @@ for src in "${harnesses[@]}"; do
       "$ARM64_SODIUM/lib/libsodium.a" -o "$out/$name-arm64"
     run "$out/$name-arm64" qemu-aarch64
   fi
-  if [ -n "${WASM32_SODIUM:-}" ]; then
+  wasm_sodium=${WASM32_SODIUM:-}
+  if [ -z "$wasm_sodium" ] && [ -n "$wasm32" ]; then
+    wasm_sodium=deps/out/wasm32
+    [ -f "$wasm_sodium/lib/libsodium.a" ] || bash deps/build.sh wasm32
+  fi
+  if [ -n "$wasm_sodium" ]; then
     echo "== $name (wasm32, node WASI)"
-    clang --target=wasm32-wasi -O2 -msimd128 "${flags[@]/$sodium/$WASM32_SODIUM}" "${srcs[@]}" \
-      "$WASM32_SODIUM/lib/libsodium.a" -o "$out/$name.wasm"
-    node --no-warnings -e "const { WASI } = require('node:wasi'); const fs = require('fs');
-      const wasi = new WASI({ version: 'preview1', env: process.env, preopens: { lib: 'lib' } });
+    clang --target=wasm32-wasi -O2 -msimd128 "${flags[@]/$sodium/$wasm_sodium}" ${wasmflags[@]+"${wasmflags[@]}"} "${srcs[@]}" \
+      "$wasm_sodium/lib/libsodium.a" -o "$out/$name.wasm"
+    run "$out/$name.wasm" node --no-warnings -e "const { WASI } = require('node:wasi'); const fs = require('fs');
+      const wasi = new WASI({ version: 'preview1', env: process.env, preopens: { lib: 'lib', test: 'test' } });
       WebAssembly.instantiate(fs.readFileSync(process.argv[1]), wasi.getImportObject())
-        .then(({ instance }) => process.exit(wasi.start(instance)))" "$out/$name.wasm"
+        .then(({ instance }) => process.exit(wasi.start(instance)))"
   fi
 done

@@ -3,8 +3,8 @@
  * is libsodium's own escrypt), in C, so that every ROMix runs under ASan/UBSan and valgrind:
  * test/c/run.sh runs it once per NATRIUM_SCRYPT_IMPL below. RFC 7914's section 12 vectors, random
  * passwords, salts and output lengths at N from 2 to 2^12 (2^8 under valgrind), r 1..16, p 1..3,
- * libsodium's refusals with its errno, the scratch memory cached, wiped and bounded, an
- * allocation that fails, and hashes on several threads at once. Exits non-zero on the first
+ * libsodium's refusals with its errno, the scratch memory cached (both kinds of slot), wiped and
+ * bounded, an allocation that fails, and hashes on several threads at once (also 128 MiB ones). Exits non-zero on the first
  * difference.
  *
  * Not constant time, by design: ROMix reads V at an index computed from the password (scrypt's
@@ -132,20 +132,77 @@ static void test_refusals(void) {
   }
 }
 
-/* the scratch region is kept, wiped, and not kept when large */
+/* What scrypt.c may keep at most: two regions of 65 MiB and one of 1 GiB + 1 MiB. */
+#define KEPT_MAX (((size_t) 130 << 20) + ((size_t) 1 << 30) + ((size_t) 1 << 20))
+
+/* How many bytes of a hash's scratch a region of usable size `size` held: B, V and XY. */
+static size_t scratch_bytes(uint64_t N, uint32_t r, uint32_t p) {
+  return (size_t) 128 * r * p + (size_t) 128 * r * N + (size_t) 256 * r + 64;
+}
+
+/* The scratch regions are kept, wiped (every byte zero, where the hash wrote derived words into
+ * all of them), and bounded: 128 MiB goes to the lazily freed slot (Linux), 1.1 GiB to none. */
 static void test_cache(void) {
   unsigned char out[32];
   CHECK(nat_scrypt((const uint8_t *) "pw", 2, (const uint8_t *) "s", 1, 1024, 8, 1, out, 32) == 0, "rc");
   CHECK(nat_scrypt_cached_regions() >= 1, "nothing cached");
+  CHECK(nat_scrypt_cached_bytes() >= scratch_bytes(1024, 8, 1), "%zu bytes cached", nat_scrypt_cached_bytes());
   CHECK(nat_scrypt_cache_wiped(), "a cached region holds non-zero bytes");
-  if (!UNDER_VALGRIND) {
-    const size_t before = nat_scrypt_cached_regions();
-    /* 128 MiB: above NAT_SCRYPT_CACHE_MAX, given back after the call */
-    CHECK(nat_scrypt((const uint8_t *) "pw", 2, (const uint8_t *) "s", 1, 1u << 17, 8, 1, out, 32) == 0,
+  if (UNDER_VALGRIND) return;
+  const size_t before = nat_scrypt_cached_regions();
+  CHECK(nat_scrypt((const uint8_t *) "pw", 2, (const uint8_t *) "s", 1, 1u << 17, 8, 1, out, 32) == 0,
+        "rc");
+#if defined(__linux__)
+  /* MADV_FREE since Linux 4.5 */
+  CHECK(nat_scrypt_cached_regions() == before + 1, "the 128 MiB region was not kept");
+  CHECK(nat_scrypt_cached_bytes() >= scratch_bytes(1u << 17, 8, 1), "%zu bytes cached",
+        nat_scrypt_cached_bytes());
+#endif
+  CHECK(nat_scrypt_cached_bytes() <= KEPT_MAX, "%zu bytes cached", nat_scrypt_cached_bytes());
+  CHECK(nat_scrypt_cache_wiped(), "a cached region holds non-zero bytes");
+  /* over the bound (N = 2^20 at r = 9: 1.13 GiB), given back: a few seconds, so only in the
+   * plain build's default run */
+  const char *forced = getenv("NATRIUM_SCRYPT_IMPL");
+  if (!SANITIZED && (forced == NULL || forced[0] == '\0')) {
+    const size_t bytes = nat_scrypt_cached_bytes();
+    CHECK(nat_scrypt((const uint8_t *) "pw", 2, (const uint8_t *) "s", 1, 1u << 20, 9, 1, out, 32) == 0,
           "rc");
-    CHECK(nat_scrypt_cached_regions() <= before, "a 128 MiB region was kept");
+    CHECK(nat_scrypt_cached_bytes() <= bytes, "a 1.13 GiB region was kept (%zu bytes cached)",
+          nat_scrypt_cached_bytes());
     CHECK(nat_scrypt_cache_wiped(), "a cached region holds non-zero bytes");
   }
+}
+
+/* three 128 MiB hashes at once: each keeps its answer, one region is kept lazily, wiped */
+#define BIG_THREADS 3
+static unsigned char big_ref[BIG_THREADS][32];
+
+static void *big_thread_main(void *arg) {
+  const int t = (int) (intptr_t) arg;
+  uint8_t pw[8] = {(uint8_t) t, 1, 2, 3, 4, 5, 6, 7}, out[32];
+  if (nat_scrypt(pw, 8, pw, 4, 1u << 17, 8, 1, out, sizeof out) != 0) return (void *) 1;
+  if (memcmp(out, big_ref[t], sizeof out) != 0) return (void *) 2;
+  return NULL;
+}
+
+static void test_big_threads(void) {
+  pthread_t th[BIG_THREADS];
+  if (UNDER_VALGRIND) return;
+  for (int t = 0; t < BIG_THREADS; t++) {
+    uint8_t pw[8] = {(uint8_t) t, 1, 2, 3, 4, 5, 6, 7};
+    CHECK(crypto_pwhash_scryptsalsa208sha256_ll(pw, 8, pw, 4, 1u << 17, 8, 1, big_ref[t], 32) == 0,
+          "libsodium rc");
+  }
+  for (int t = 0; t < BIG_THREADS; t++) {
+    CHECK(pthread_create(&th[t], NULL, big_thread_main, (void *) (intptr_t) t) == 0, "thread");
+  }
+  for (int t = 0; t < BIG_THREADS; t++) {
+    void *res;
+    CHECK(pthread_join(th[t], &res) == 0, "join");
+    CHECK(res == NULL, "thread %d: %s", t, res == (void *) 1 ? "rc" : "wrong answer");
+  }
+  CHECK(nat_scrypt_cached_bytes() <= KEPT_MAX, "%zu bytes cached", nat_scrypt_cached_bytes());
+  CHECK(nat_scrypt_cache_wiped(), "a cached region holds non-zero bytes");
 }
 
 /* several threads at once, each checking its answers against libsodium's computed beforehand */
@@ -208,6 +265,7 @@ int main(void) {
   test_refusals();
   test_cache();
   test_threads();
+  test_big_threads();
   printf("ok: %lu checks\n", checks);
   return 0;
 }

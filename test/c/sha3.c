@@ -3,10 +3,12 @@
  * valgrind (test/c/run.sh), once per kernel this CPU has (NATRIUM_DISABLE_SIMD=1 keeps the
  * portable one; the wasm32 and arm64 runs have only it). States must match libsodium's byte for
  * byte after every call (the bytes past the fields included); return values too. Exits non-zero
- * on the first difference.
+ * on the first difference. The wasm32 run is always made (wasm32: always): the wasm build of
+ * keccak_portable.c runs one round a loop step.
  *
  * cc-sources: src/crypto/sha3.c src/crypto/keccak.c src/crypto/keccak_portable.c
- * run-env: NATRIUM_DISABLE_SIMD=1 NATRIUM_DISABLE_SIMD= */
+ * run-env: NATRIUM_DISABLE_SIMD=1 NATRIUM_DISABLE_SIMD=
+ * wasm32: always */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -294,13 +294,14 @@ function mainIO (backend) {
 // allocated by the backend (newOutput) and written once, since nothing is gained by keeping the
 // bytes off the JavaScript heap.
 function copyingIO (newOutput) {
-  const slots = scratchSlots(1)[0]
-  function otherInput (x, name) {
+  const slots = scratchSlots(SLOTS)
+  function otherInput (x, slot, name) {
     if (isUint8Array(x)) return readable(x, name) // empty
-    // a short string is written into scratch (at most 3 bytes per UTF-16 unit), which the call
-    // copies before anything else can use it: no new ArrayBuffer per call
+    // a short string is written into its slot's scratch (at most 3 bytes per UTF-16 unit; one
+    // slot per argument, as two strings of one call are both read by it), which the call copies
+    // before anything else can use it: no new ArrayBuffer per call
     if (typeof x === 'string') {
-      return x.length * 3 > SMALL ? utf8(x) : slots[encodeInto(encoder, x, slots[SMALL]).written]
+      return x.length * 3 > SMALL ? utf8(x) : slots[slot][encodeInto(encoder, x, slots[slot][SMALL]).written]
     }
     throw inputTypeError(name, x)
   }
@@ -310,7 +311,7 @@ function copyingIO (newOutput) {
     takeAs (t, code) {
       return encode(t, code)
     },
-    input: (x, slot, name) => isUint8Array(x) && typedArrayByteLength(x) !== 0 ? x : otherInput(x, name)
+    input: (x, slot, name) => isUint8Array(x) && typedArrayByteLength(x) !== 0 ? x : otherInput(x, slot, name)
   }
 }
 

@@ -1,0 +1,502 @@
+/* Ed25519's group arithmetic on the two-lane SIMD128 field (fe25519_x2.h), for the wasm
+ * build: deps/build-wasm.sh wraps libsodium's ge25519_scalarmult_base (sign, key pairs, the
+ * ed25519/ristretto255 base functions), ge25519_p3_tobytes, crypto_scalarmult_curve25519_base
+ * (crypto_scalarmult_base, crypto_box_keypair, crypto_kx_keypair), and verify's
+ * ge25519_double_scalarmult_vartime and ge25519_tobytes, and the __wrap_ functions here run
+ * ours while nat_ed25519_use_simd128 is 1 (src/wasm.c's nat_curve25519_impl switches it).
+ * Points cross in libsodium's own layout (ten int32 limbs per coordinate on wasm32), by way of
+ * canonical bytes (libsodium's fe25519_tobytes and fe25519_frombytes), so libsodium's code
+ * around them runs unchanged.
+ *
+ * A point is two pairs, (X, Y) and (Z, T); an addition operand ("cached") is (Y + X, Y - X)
+ * and (2 Z, 2 d T). Every step is then two paired multiplications (or squarings) and a
+ * conversion back to (X, Y), (Z, T) of two more: addition (add-2008-hwcd-3 with a = -1) is
+ * (Y1 + X1, Y1 - X1) (Y2 + X2, Y2 - X2) and (Z1, T1) (2 Z2, 2 d T2), then (X, Y) = (E, H)
+ * (F, G) and (Z, T) = (G, E) (F, H); doubling (dbl-2008-hwcd) squares (X, Y) and (Z, X + Y).
+ * A multiplication by a point of the fixed-base table costs the same as by any cached point,
+ * so the tables are kept projective (no inversion to make them affine).
+ *
+ * a B: libsodium's recoding (a = sum e[i] 16^i, e[i] in [-8, 8]) and sum of table entries
+ * e[i] 16^i B, odd digits first, four doublings, then the even digits, the 8 x 32 entries
+ * j 256^i B computed on first use (a table in the module would cost its ~40 KB in the browser
+ * bundle; the first a B pays instead: 1-3 ms in Node 20 on a loaded Zen 5, most of it in V8's
+ * baseline code before the functions are optimized, then ~25 us per call). Each entry is read by masks over all eight (and negated by masks),
+ * no branch or index on the scalar. Scalars with a[31] > 127 go to libsodium's code, whose
+ * digit above 8 adds nothing (never from its own callers: they clamp or reduce).
+ *
+ * Verify (public inputs, variable time): a A + b B by wNAF, width 5 for A (A .. 15 A) and
+ * width 8 for B (B .. 127 B, computed by the first verify), one loop of doublings from the top
+ * digit;
+ * a, b < 2^253 (libsodium's verify never passes more; others go to libsodium's code, whose
+ * slide_vartime drops a carry there). 1 / Z by the constant-time safegcd of fe25519_x2.c. */
+#include <stdint.h>
+#include <string.h>
+
+#include "ed25519.h"
+#include "fe25519_x2.h"
+
+int nat_ed25519_use_simd128 = 1;
+unsigned long nat_curve25519_simd128_calls;
+
+#if defined(__wasm_simd128__) || defined(NAT_FE25519_X2_PORTABLE)
+
+/* libsodium's fe25519, ge25519_p3 and ge25519_p2 in this build: ten int32 limbs on wasm32,
+ * five 51-bit limbs where it has 128-bit products (the C harness natively) */
+#if defined(__wasm__)
+typedef int32_t nat_fe_sodium[10];
+#else
+typedef uint64_t nat_fe_sodium[5];
+#endif
+typedef struct { nat_fe_sodium X, Y, Z, T; } nat_ge_p3_sodium;
+typedef struct { nat_fe_sodium X, Y, Z; } nat_ge_p2_sodium;
+void fe25519_tobytes(unsigned char *s, const nat_fe_sodium h);
+void fe25519_frombytes(nat_fe_sodium h, const unsigned char *s);
+
+/* The group operations are called, not inlined: each is a few paired multiplications, so a
+ * call costs nothing measurable, and inlining them everywhere tripled this file's code. */
+#define NAT_NOINLINE __attribute__((noinline))
+
+typedef struct { nat_fe2 xy, zt; } nat_ge2_p3;     /* (X, Y), (Z, T): x = X/Z, y = Y/Z, XY = ZT */
+typedef struct { nat_fe2 pm, zt; } nat_ge2_cached; /* (Y + X, Y - X), (2 Z, 2 d T) */
+
+static const unsigned char nat_ed25519_bx[32] = {
+  0x1a, 0xd5, 0x25, 0x8f, 0x60, 0x2d, 0x56, 0xc9, 0xb2, 0xa7, 0x25, 0x95, 0x60, 0xc7, 0x2c, 0x69,
+  0x5c, 0xdc, 0xd6, 0xfd, 0x31, 0xe2, 0xa4, 0xc0, 0xfe, 0x53, 0x6e, 0xcd, 0xd3, 0x36, 0x69, 0x21
+};
+static const unsigned char nat_ed25519_by[32] = {
+  0x58, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66,
+  0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66
+};
+static const unsigned char nat_ed25519_2d[32] = { /* 2 d, d = -121665 / 121666 */
+  0x59, 0xf1, 0xb2, 0x26, 0x94, 0x9b, 0xd6, 0xeb, 0x56, 0xb1, 0x83, 0x82, 0x9a, 0x14, 0xe0, 0x00,
+  0x30, 0xd1, 0xf3, 0xee, 0xf2, 0x80, 0x8e, 0x19, 0xe7, 0xfc, 0xdf, 0x56, 0xdc, 0xd9, 0x06, 0x24
+};
+
+NAT_NOINLINE static void nat_fe25_from_sodium(uint32_t h[10], const nat_fe_sodium f) {
+  unsigned char s[32];
+  fe25519_tobytes(s, f);
+  nat_fe25_frombytes(h, s);
+}
+
+NAT_NOINLINE static void nat_fe25_to_sodium(nat_fe_sodium f, const uint32_t h[10]) {
+  unsigned char s[32];
+  nat_fe25_tobytes(s, h);
+  fe25519_frombytes(f, s);
+}
+
+static void nat_ge2_from_sodium(nat_ge2_p3 *p, const nat_ge_p3_sodium *h) {
+  uint32_t x[10], y[10], z[10], t[10];
+  nat_fe25_from_sodium(x, h->X);
+  nat_fe25_from_sodium(y, h->Y);
+  nat_fe25_from_sodium(z, h->Z);
+  nat_fe25_from_sodium(t, h->T);
+  nat_fe2_pack(&p->xy, x, y);
+  nat_fe2_pack(&p->zt, z, t);
+}
+
+static void nat_ge2_identity(nat_ge2_p3 *p) {
+  static const uint32_t zero[10] = { 0 }, one[10] = { 1 };
+  nat_fe2_pack(&p->xy, zero, one);
+  nat_fe2_pack(&p->zt, one, zero);
+}
+
+/* Z = the product of fg's two lanes, in lane A of r->zt (a copy in lane B, where T goes), by
+ * the scalar multiplication: for a point that only a doubling or the result reads, which need
+ * X, Y and Z and not T (a paired product for Z alone would cost half again as much). */
+static void nat_ge2_z_only(nat_ge2_p3 *r, const nat_fe2 *fg) {
+  uint32_t a[10], b[10], z[10];
+  nat_fe2_unpack(a, b, fg);
+  nat_fe25_mul(z, a, b);
+  nat_fe2_pack(&r->zt, z, z);
+}
+
+/* (X, Y), (Z, T) from the four products of a completed point: m1 = (B, A), m2 = (D, C) give
+ * E = B - A, H = B + A, G = D + C, F = D - C, and X = E F, Y = H G, Z = G F, T = E H; with
+ * full 0, T is left out (see nat_ge2_z_only). */
+NAT_NOINLINE static void nat_ge2_complete(nat_ge2_p3 *r, const nat_fe2 *m1, const nat_fe2 *m2, int full) {
+  nat_fe2 s, u, v, eh, gf, fg, ge, fh;
+  nat_fe2_swap(&s, m1);
+  nat_fe2_sub(&u, m1, &s); /* lane A: B - A */
+  nat_fe2_add(&v, m1, &s); /* lane B: A + B */
+  nat_fe2_ab(&eh, &u, &v);
+  nat_fe2_swap(&s, m2);
+  nat_fe2_add(&u, m2, &s); /* lane A: D + C */
+  nat_fe2_sub(&v, &s, m2); /* lane B: D - C */
+  nat_fe2_ab(&gf, &u, &v);
+  nat_fe2_swap(&fg, &gf);
+  if (!full) {
+    nat_fe2_mul(&r->xy, &eh, &fg);
+    nat_ge2_z_only(r, &gf);
+    return;
+  }
+  nat_fe2_aa(&ge, &gf, &eh);
+  nat_fe2_bb(&fh, &gf, &eh);
+  nat_fe2_mul(&r->xy, &eh, &fg);
+  nat_fe2_mul(&r->zt, &ge, &fh);
+}
+
+/* (Y + X, Y - X) of (X, Y) */
+NAT_NOINLINE static void nat_ge2_pm(nat_fe2 *pm, const nat_fe2 *xy) {
+  nat_fe2 s, sum, diff;
+  nat_fe2_swap(&s, xy);
+  nat_fe2_add(&sum, xy, &s);  /* lane A: X + Y */
+  nat_fe2_sub(&diff, &s, xy); /* lane A: Y - X */
+  nat_fe2_aa(pm, &sum, &diff);
+}
+
+/* r = p + q (full 0: T left out) */
+NAT_NOINLINE static void nat_ge2_add(nat_ge2_p3 *r, const nat_ge2_p3 *p, const nat_ge2_cached *q, int full) {
+  nat_fe2 pm, m1, m2;
+  nat_ge2_pm(&pm, &p->xy);
+  nat_fe2_mul(&m1, &pm, &q->pm);    /* (B, A) */
+  nat_fe2_mul(&m2, &p->zt, &q->zt); /* (D, C) */
+  nat_ge2_complete(r, &m1, &m2, full);
+}
+
+/* r = 2 p (p's T not read; full 0: r's T left out) */
+NAT_NOINLINE static void nat_ge2_dbl(nat_ge2_p3 *r, const nat_ge2_p3 *p, int full) {
+  nat_fe2 s1, s2, s, sum, w, u, v, yz, xt, twice, aa2, l, rr;
+  nat_fe2_sq(&s1, &p->xy); /* (XX, YY) */
+  nat_fe2_swap(&s, &p->xy);
+  nat_fe2_add(&sum, &p->xy, &s);
+  nat_fe2_aa(&w, &p->zt, &sum); /* (Z, X + Y) */
+  nat_fe2_sq(&s2, &w);          /* (ZZ, AA) */
+  nat_fe2_swap(&s, &s1);
+  nat_fe2_add(&u, &s1, &s);     /* lane A: XX + YY */
+  nat_fe2_sub(&v, &s, &s1);     /* lane A: YY - XX */
+  nat_fe2_aa(&yz, &u, &v);      /* (Y', Z') */
+  nat_fe2_carry(&yz, &yz);
+  nat_fe2_swap(&s, &s2);        /* (AA, ZZ) */
+  nat_fe2_add(&twice, &s, &s);
+  nat_fe2_ab(&aa2, &s, &twice); /* (AA, 2 ZZ) */
+  nat_fe2_sub(&xt, &aa2, &yz);  /* (X', T') = (AA - Y', 2 ZZ - Z') */
+  nat_fe2_carry(&xt, &xt);
+  /* X = X' T', Y = Y' Z', Z = Z' T', T = X' Y' */
+  nat_fe2_aa(&u, &xt, &yz);     /* (X', Y') */
+  nat_fe2_bb(&v, &xt, &yz);     /* (T', Z') */
+  if (!full) {
+    nat_fe2_mul(&r->xy, &u, &v);
+    nat_ge2_z_only(r, &v);
+    return;
+  }
+  nat_fe2_ba(&l, &yz, &xt);     /* (Z', X') */
+  nat_fe2_ba(&rr, &xt, &yz);    /* (T', Y') */
+  nat_fe2_mul(&r->xy, &u, &v);
+  nat_fe2_mul(&r->zt, &l, &rr);
+}
+
+NAT_NOINLINE static void nat_ge2_to_cached(nat_ge2_cached *c, const nat_ge2_p3 *p) {
+  static const uint32_t two[10] = { 2 };
+  uint32_t d2[10];
+  nat_fe2 k;
+  nat_fe25_frombytes(d2, nat_ed25519_2d);
+  nat_fe2_pack(&k, two, d2);
+  nat_ge2_pm(&c->pm, &p->xy);
+  nat_fe2_mul(&c->zt, &p->zt, &k);
+}
+
+/* -q: Y + X and Y - X exchanged, 2 d T negated */
+NAT_NOINLINE static void nat_ge2_neg_cached(nat_ge2_cached *r, const nat_ge2_cached *q) {
+  nat_fe2 zero, n;
+  memset(&zero, 0, sizeof zero);
+  nat_fe2_swap(&r->pm, &q->pm);
+  nat_fe2_sub(&n, &zero, &q->zt);
+  nat_fe2_ab(&r->zt, &q->zt, &n);
+}
+
+static void nat_ge2_base(nat_ge2_p3 *p) {
+  static const uint32_t one[10] = { 1 };
+  uint32_t x[10], y[10], t[10], unused[10];
+  nat_fe2 xy, tt;
+  nat_fe25_frombytes(x, nat_ed25519_bx);
+  nat_fe25_frombytes(y, nat_ed25519_by);
+  nat_fe2_pack(&p->xy, x, y);
+  nat_fe2_pack(&xy, x, x);
+  nat_fe2_pack(&tt, y, y);
+  nat_fe2_mul(&tt, &xy, &tt);
+  nat_fe2_unpack(t, unused, &tt);
+  nat_fe2_pack(&p->zt, one, t);
+}
+
+/* ---- a B */
+
+/* Row i, entry j - 1: j 256^i B (cached, projective), j = 1 .. 8. */
+static nat_ge2_cached nat_ed25519_base_rows[32][8];
+static nat_ge2_cached nat_ed25519_base_odd[64]; /* (2 k + 1) B, verify's width-8 window */
+static int nat_ed25519_rows_ready, nat_ed25519_odd_ready;
+
+static void nat_ed25519_rows(void) {
+  nat_ge2_p3 p, q;
+  nat_ge2_base(&p);
+  for (int row = 0; row < 32; row++) {
+    nat_ge2_to_cached(&nat_ed25519_base_rows[row][0], &p);
+    nat_ge2_dbl(&q, &p, 1);
+    for (int j = 1; j < 8; j++) {
+      nat_ge2_to_cached(&nat_ed25519_base_rows[row][j], &q);
+      if (j < 7) nat_ge2_add(&q, &q, &nat_ed25519_base_rows[row][0], 1);
+    }
+    /* 256 p = 32 (8 p) */
+    for (int k = 0; k < 5; k++) nat_ge2_dbl(&q, &q, k == 4);
+    p = q;
+  }
+  nat_ed25519_rows_ready = 1;
+}
+
+static void nat_ed25519_odd(void) {
+  nat_ge2_p3 p, q, twice;
+  nat_ge2_base(&p);
+  nat_ge2_to_cached(&nat_ed25519_base_odd[0], &p);
+  nat_ge2_dbl(&twice, &p, 1);
+  for (int k = 1; k < 64; k++) {
+    nat_ge2_add(&q, &twice, &nat_ed25519_base_odd[k - 1], 1);
+    nat_ge2_to_cached(&nat_ed25519_base_odd[k], &q);
+  }
+  nat_ed25519_odd_ready = 1;
+}
+
+NAT_NOINLINE static void nat_fe2_cmov(nat_fe2 *f, const nat_fe2 *g, nat_x2v mask) {
+  for (int k = 0; k < 5; k++) f->v[k] = nat_x2v_xor(f->v[k], nat_x2v_and(mask, nat_x2v_xor(f->v[k], g->v[k])));
+}
+
+/* t = e 256^row B for e in [-8, 8]: entry |e| of the row read by masks over all eight (the
+ * identity when e = 0), then negated by masks when e < 0. */
+NAT_NOINLINE static void nat_ed25519_select(nat_ge2_cached *t, int row, signed char e) {
+  static const uint32_t zero[10] = { 0 }, one[10] = { 1 }, two[10] = { 2 };
+  const uint32_t neg = (uint32_t) (unsigned char) e >> 7;
+  const uint32_t babs = (uint32_t) (unsigned char) (e - (signed char) ((-(signed char) neg & e) * 2));
+  nat_ge2_cached n;
+  nat_fe2_pack(&t->pm, one, one);
+  nat_fe2_pack(&t->zt, two, zero);
+  for (uint32_t j = 0; j < 8; j++) {
+    const nat_x2v m = nat_x2v_splat32(0 - ((((babs ^ (j + 1)) - 1) >> 31) & 1)); /* babs < 2^8 */
+    nat_fe2_cmov(&t->pm, &nat_ed25519_base_rows[row][j].pm, m);
+    nat_fe2_cmov(&t->zt, &nat_ed25519_base_rows[row][j].zt, m);
+  }
+  nat_ge2_neg_cached(&n, t);
+  const nat_x2v m = nat_x2v_splat32(0 - neg);
+  nat_fe2_cmov(&t->pm, &n.pm, m);
+  nat_fe2_cmov(&t->zt, &n.zt, m);
+}
+
+/* p = a B for a[31] <= 127 */
+static void nat_ge2_scalarmult_base(nat_ge2_p3 *p, const unsigned char a[32]) {
+  signed char e[64];
+  signed char carry = 0;
+  nat_ge2_cached t;
+
+  if (!nat_ed25519_rows_ready) nat_ed25519_rows();
+  for (int i = 0; i < 32; i++) {
+    e[2 * i] = (signed char) (a[i] & 15);
+    e[2 * i + 1] = (signed char) (a[i] >> 4 & 15);
+  }
+  for (int i = 0; i < 63; i++) {
+    e[i] = (signed char) (e[i] + carry);
+    carry = (signed char) ((e[i] + 8) >> 4);
+    e[i] = (signed char) (e[i] - carry * 16);
+  }
+  e[63] = (signed char) (e[63] + carry);
+
+  nat_ge2_identity(p);
+  for (int i = 1; i < 64; i += 2) {
+    nat_ed25519_select(&t, i / 2, e[i]);
+    nat_ge2_add(p, p, &t, i < 63);
+  }
+  for (int k = 0; k < 4; k++) nat_ge2_dbl(p, p, k == 3);
+  for (int i = 0; i < 64; i += 2) {
+    nat_ed25519_select(&t, i / 2, e[i]);
+    nat_ge2_add(p, p, &t, 1);
+  }
+  volatile signed char *v = e;
+  for (int i = 0; i < 64; i++) v[i] = 0;
+}
+
+/* the canonical x / Z, y / Z (lanes A, B of out) */
+static void nat_ge2_affine(uint32_t x[10], uint32_t y[10], const nat_fe2 *xy, const uint32_t z[10]) {
+  uint32_t zi[10];
+  nat_fe2 zz;
+  nat_fe25_invert(zi, z);
+  nat_fe2_pack(&zz, zi, zi);
+  nat_fe2_mul(&zz, xy, &zz);
+  nat_fe2_unpack(x, y, &zz);
+}
+
+/* libsodium's point encoding of (X, Y, Z): y / Z, with bit 255 the parity of x / Z */
+NAT_NOINLINE static void nat_ed25519_encode(unsigned char s[32], const nat_fe2 *xy, const uint32_t z[10]) {
+  uint32_t x[10], y[10];
+  unsigned char xs[32];
+  nat_ge2_affine(x, y, xy, z);
+  nat_fe25_tobytes(s, y);
+  nat_fe25_tobytes(xs, x);
+  s[31] ^= (unsigned char) ((xs[0] & 1) << 7);
+}
+
+/* ---- verify */
+
+/* The width-w non-adjacent form of s < 2^253: s = sum r[i] 2^i, each r[i] 0 or odd with
+ * |r[i]| < 2^(w - 1), nonzero digits at least w apart (variable time). */
+static void nat_wnaf_vartime(signed char r[256], const unsigned char s[32], int w) {
+  const int width = 1 << w;
+  int carry = 0, pos = 0;
+  memset(r, 0, 256);
+  while (pos < 256) {
+    int buf = 0;
+    for (int k = 0; k < w && pos + k < 256; k++) buf |= (s[(pos + k) >> 3] >> ((pos + k) & 7) & 1) << k;
+    const int window = carry + buf;
+    if ((window & 1) == 0) {
+      pos++;
+      continue;
+    }
+    if (window < width / 2) {
+      carry = 0;
+      r[pos] = (signed char) window;
+    } else {
+      carry = 1;
+      r[pos] = (signed char) (window - width);
+    }
+    pos += w;
+  }
+}
+
+static void nat_ge2_add_signed(nat_ge2_p3 *r, const nat_ge2_cached *table, int d, int full) {
+  if (d > 0) {
+    nat_ge2_add(r, r, &table[d >> 1], full);
+  } else {
+    nat_ge2_cached n;
+    nat_ge2_neg_cached(&n, &table[(-d) >> 1]);
+    nat_ge2_add(r, r, &n, full);
+  }
+}
+
+static void nat_ge2_double_scalarmult_vartime(nat_ge2_p3 *r, const unsigned char *a, const nat_ge2_p3 *A,
+                                              const unsigned char *b) {
+  signed char as[256], bs[256];
+  nat_ge2_cached Ai[8];
+  nat_ge2_p3 A2, u;
+  if (!nat_ed25519_odd_ready) nat_ed25519_odd();
+  nat_wnaf_vartime(as, a, 5);
+  nat_wnaf_vartime(bs, b, 8);
+  nat_ge2_to_cached(&Ai[0], A);
+  nat_ge2_dbl(&A2, A, 1);
+  for (int i = 1; i < 8; i++) {
+    nat_ge2_add(&u, &A2, &Ai[i - 1], 1);
+    nat_ge2_to_cached(&Ai[i], &u);
+  }
+  int i = 255;
+  while (i >= 0 && as[i] == 0 && bs[i] == 0) i--;
+  nat_ge2_identity(r);
+  /* T only where an addition follows: a doubling and the result read X, Y, Z */
+  for (; i >= 0; i--) {
+    nat_ge2_dbl(r, r, as[i] || bs[i]);
+    if (as[i]) nat_ge2_add_signed(r, Ai, as[i], bs[i] != 0);
+    if (bs[i]) nat_ge2_add_signed(r, nat_ed25519_base_odd, bs[i], 0);
+  }
+}
+
+/* ---- libsodium's entry points */
+
+void __real_ge25519_p3_tobytes(unsigned char *s, const nat_ge_p3_sodium *h);
+int __real_crypto_scalarmult_curve25519_base(unsigned char *q, const unsigned char *n);
+void __real_ge25519_double_scalarmult_vartime(nat_ge_p2_sodium *r, const unsigned char *a, const nat_ge_p3_sodium *A,
+                                              const unsigned char *b);
+void __real_ge25519_tobytes(unsigned char *s, const nat_ge_p2_sodium *h);
+void __wrap_ge25519_scalarmult_base(nat_ge_p3_sodium *h, const unsigned char *a);
+void __wrap_ge25519_p3_tobytes(unsigned char *s, const nat_ge_p3_sodium *h);
+int __wrap_crypto_scalarmult_curve25519_base(unsigned char *q, const unsigned char *n);
+void __wrap_ge25519_double_scalarmult_vartime(nat_ge_p2_sodium *r, const unsigned char *a, const nat_ge_p3_sodium *A,
+                                              const unsigned char *b);
+void __wrap_ge25519_tobytes(unsigned char *s, const nat_ge_p2_sodium *h);
+
+void __wrap_ge25519_scalarmult_base(nat_ge_p3_sodium *h, const unsigned char *a) {
+  nat_ge2_p3 p;
+  uint32_t x[10], y[10], z[10], t[10];
+  nat_curve25519_simd128_calls++;
+  nat_ge2_scalarmult_base(&p, a);
+  nat_fe2_unpack(x, y, &p.xy);
+  nat_fe2_unpack(z, t, &p.zt);
+  nat_fe25_to_sodium(h->X, x);
+  nat_fe25_to_sodium(h->Y, y);
+  nat_fe25_to_sodium(h->Z, z);
+  nat_fe25_to_sodium(h->T, t);
+}
+
+void __wrap_ge25519_p3_tobytes(unsigned char *s, const nat_ge_p3_sodium *h) {
+  if (!nat_ed25519_use_simd128) {
+    __real_ge25519_p3_tobytes(s, h);
+    return;
+  }
+  nat_curve25519_simd128_calls++;
+  uint32_t x[10], y[10], z[10];
+  nat_fe2 xy;
+  nat_fe25_from_sodium(x, h->X);
+  nat_fe25_from_sodium(y, h->Y);
+  nat_fe25_from_sodium(z, h->Z);
+  nat_fe2_pack(&xy, x, y);
+  nat_ed25519_encode(s, &xy, z);
+}
+
+void __wrap_ge25519_tobytes(unsigned char *s, const nat_ge_p2_sodium *h) {
+  if (!nat_ed25519_use_simd128) {
+    __real_ge25519_tobytes(s, h);
+    return;
+  }
+  nat_curve25519_simd128_calls++;
+  uint32_t x[10], y[10], z[10];
+  nat_fe2 xy;
+  nat_fe25_from_sodium(x, h->X);
+  nat_fe25_from_sodium(y, h->Y);
+  nat_fe25_from_sodium(z, h->Z);
+  nat_fe2_pack(&xy, x, y);
+  nat_ed25519_encode(s, &xy, z);
+}
+
+/* libsodium's crypto_scalarmult_curve25519_ref10_base: n clamped, A = n B on the Edwards curve,
+ * u = (Z + Y) / (Z - Y) (0 if Z = Y, as the inversion of 0 gives 0), canonical; returns 0. */
+int __wrap_crypto_scalarmult_curve25519_base(unsigned char *q, const unsigned char *n) {
+  if (!nat_ed25519_use_simd128) return __real_crypto_scalarmult_curve25519_base(q, n);
+  nat_curve25519_simd128_calls++;
+  static const uint32_t zero[10] = { 0 };
+  unsigned char k[32];
+  uint32_t y[10], z[10], unused[10], num[10], den[10];
+  nat_ge2_p3 p;
+  nat_fe2 yy, zz, sum, diff;
+  memcpy(k, n, 32);
+  k[0] &= 248;
+  k[31] &= 127;
+  k[31] |= 64;
+  nat_ge2_scalarmult_base(&p, k);
+  nat_fe2_unpack(unused, y, &p.xy);
+  nat_fe2_unpack(z, unused, &p.zt);
+  nat_fe2_pack(&yy, y, zero);
+  nat_fe2_pack(&zz, z, zero);
+  nat_fe2_add(&sum, &zz, &yy);
+  nat_fe2_sub(&diff, &zz, &yy);
+  nat_fe2_unpack(num, unused, &sum);
+  nat_fe2_unpack(den, unused, &diff);
+  nat_fe25_invert(den, den);
+  nat_fe2_pack(&zz, den, zero);
+  nat_fe2_mul(&zz, &sum, &zz);
+  nat_fe2_unpack(num, unused, &zz);
+  nat_fe25_tobytes(q, num);
+  volatile unsigned char *v = k;
+  for (int i = 0; i < 32; i++) v[i] = 0;
+  return 0;
+}
+
+void __wrap_ge25519_double_scalarmult_vartime(nat_ge_p2_sodium *r, const unsigned char *a, const nat_ge_p3_sodium *A,
+                                              const unsigned char *b) {
+  if (!nat_ed25519_use_simd128 || ((a[31] | b[31]) & 0xe0) != 0) {
+    __real_ge25519_double_scalarmult_vartime(r, a, A, b);
+    return;
+  }
+  nat_curve25519_simd128_calls++;
+  nat_ge2_p3 p, q;
+  uint32_t x[10], y[10], z[10], t[10];
+  nat_ge2_from_sodium(&p, A);
+  nat_ge2_double_scalarmult_vartime(&q, a, &p, b);
+  nat_fe2_unpack(x, y, &q.xy);
+  nat_fe2_unpack(z, t, &q.zt);
+  nat_fe25_to_sodium(r->X, x);
+  nat_fe25_to_sodium(r->Y, y);
+  nat_fe25_to_sodium(r->Z, z);
+}
+#endif
