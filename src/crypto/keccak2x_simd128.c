@@ -20,34 +20,7 @@
 #define ROL8(x) wasm_i8x16_shuffle(x, x, 7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14)
 #define ROL56(x) wasm_i8x16_shuffle(x, x, 1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8)
 
-/* ROT(x, n) by the rho offsets FIPS 202 table 2 uses: two shifts and an or, a byte shuffle for
- * 8 and 56, nothing for 0. */
-#define ROT(x, n) R_##n(x)
-#define R_0(x) (x)
-#define R_1(x) ROL(x, 1)
-#define R_2(x) ROL(x, 2)
-#define R_3(x) ROL(x, 3)
-#define R_6(x) ROL(x, 6)
-#define R_8(x) ROL8(x)
-#define R_10(x) ROL(x, 10)
-#define R_14(x) ROL(x, 14)
-#define R_15(x) ROL(x, 15)
-#define R_18(x) ROL(x, 18)
-#define R_20(x) ROL(x, 20)
-#define R_21(x) ROL(x, 21)
-#define R_25(x) ROL(x, 25)
-#define R_27(x) ROL(x, 27)
-#define R_28(x) ROL(x, 28)
-#define R_36(x) ROL(x, 36)
-#define R_39(x) ROL(x, 39)
-#define R_41(x) ROL(x, 41)
-#define R_43(x) ROL(x, 43)
-#define R_44(x) ROL(x, 44)
-#define R_45(x) ROL(x, 45)
-#define R_55(x) ROL(x, 55)
-#define R_56(x) ROL56(x)
-#define R_61(x) ROL(x, 61)
-#define R_62(x) ROL(x, 62)
+#include "keccak_rot.h"
 
 #define KECCAK4X_VEC v128_t
 #define KECCAK4X_STATES 2
