@@ -400,6 +400,19 @@ void __real_ge25519_double_scalarmult_vartime(nat_ge_p2_sodium *r, const unsigne
                                               const unsigned char *b);
 void __real_ge25519_tobytes(unsigned char *s, const nat_ge_p2_sodium *h);
 void __wrap_ge25519_scalarmult_base(nat_ge_p3_sodium *h, const unsigned char *a);
+/* The encoding of (X : Y : Z) in libsodium's field elements: p3 and p2 points alike. */
+static void nat_ed25519_encode_xyz(unsigned char *s, const nat_fe_sodium X, const nat_fe_sodium Y,
+                                   const nat_fe_sodium Z) {
+  nat_curve25519_simd128_calls++;
+  uint32_t x[10], y[10], z[10];
+  nat_fe2 xy;
+  nat_fe25_from_sodium(x, X);
+  nat_fe25_from_sodium(y, Y);
+  nat_fe25_from_sodium(z, Z);
+  nat_fe2_pack(&xy, x, y);
+  nat_ed25519_encode(s, &xy, z);
+}
+
 void __wrap_ge25519_p3_tobytes(unsigned char *s, const nat_ge_p3_sodium *h);
 int __wrap_crypto_scalarmult_curve25519_base(unsigned char *q, const unsigned char *n);
 void __wrap_ge25519_double_scalarmult_vartime(nat_ge_p2_sodium *r, const unsigned char *a, const nat_ge_p3_sodium *A,
@@ -424,14 +437,7 @@ void __wrap_ge25519_p3_tobytes(unsigned char *s, const nat_ge_p3_sodium *h) {
     __real_ge25519_p3_tobytes(s, h);
     return;
   }
-  nat_curve25519_simd128_calls++;
-  uint32_t x[10], y[10], z[10];
-  nat_fe2 xy;
-  nat_fe25_from_sodium(x, h->X);
-  nat_fe25_from_sodium(y, h->Y);
-  nat_fe25_from_sodium(z, h->Z);
-  nat_fe2_pack(&xy, x, y);
-  nat_ed25519_encode(s, &xy, z);
+  nat_ed25519_encode_xyz(s, h->X, h->Y, h->Z);
 }
 
 void __wrap_ge25519_tobytes(unsigned char *s, const nat_ge_p2_sodium *h) {
@@ -439,14 +445,7 @@ void __wrap_ge25519_tobytes(unsigned char *s, const nat_ge_p2_sodium *h) {
     __real_ge25519_tobytes(s, h);
     return;
   }
-  nat_curve25519_simd128_calls++;
-  uint32_t x[10], y[10], z[10];
-  nat_fe2 xy;
-  nat_fe25_from_sodium(x, h->X);
-  nat_fe25_from_sodium(y, h->Y);
-  nat_fe25_from_sodium(z, h->Z);
-  nat_fe2_pack(&xy, x, y);
-  nat_ed25519_encode(s, &xy, z);
+  nat_ed25519_encode_xyz(s, h->X, h->Y, h->Z);
 }
 
 /* libsodium's crypto_scalarmult_curve25519_ref10_base: n clamped, A = n B on the Edwards curve,
