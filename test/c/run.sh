@@ -4,6 +4,7 @@
 # ASan + UBSan (clang), and once under valgrind.
 #   bash test/c/run.sh            # all of it
 #   NO_VALGRIND=1 bash test/c/run.sh
+#   JOBS=1 bash test/c/run.sh      # one harness at a time (default: one per core)
 #   bash test/c/run.sh test/c/x25519.c   # only the harnesses named
 # test/c/unpack.c reads lib/natrium.wasm and lib/natrium.wasm.lzma (npm run build:wasm first).
 # A harness names in its opening comment the sources it is linked with ("cc-sources: ...", else
@@ -38,8 +39,17 @@ run() {
   done
 }
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(test/c/*.c)
-for src in "${harnesses[@]}"; do
+# all of them, largest file first: the long runs start early (see JOBS below)
+[ ${#harnesses[@]} -gt 0 ] || mapfile -t harnesses < <(ls -S test/c/*.c)
+# the wasm32 libsodium the "wasm32: always" harnesses need, built before they start side by side
+if [ -z "${WASM32_SODIUM:-}" ] && grep -q '^ \* wasm32: always' "${harnesses[@]}" &&
+  [ ! -f deps/out/wasm32/lib/libsodium.a ]; then
+  bash deps/build.sh wasm32
+fi
+
+# check <harness.c>: build and run one harness every way it asks for
+check() {
+  local src=$1 name
   name=$(basename "$src" .c)
   # the marker lines' words, without a closing */
   marked() { sed -n "s/^ \\* $1: //p" "$src" | sed 's|\*/||' | tr '\n' ' '; }
@@ -76,7 +86,6 @@ for src in "${harnesses[@]}"; do
   wasm_sodium=${WASM32_SODIUM:-}
   if [ -z "$wasm_sodium" ] && [ -n "$wasm32" ]; then
     wasm_sodium=deps/out/wasm32
-    [ -f "$wasm_sodium/lib/libsodium.a" ] || bash deps/build.sh wasm32
   fi
   if [ -n "$wasm_sodium" ]; then
     echo "== $name (wasm32, node WASI)"
@@ -87,4 +96,28 @@ for src in "${harnesses[@]}"; do
       WebAssembly.instantiate(fs.readFileSync(process.argv[1]), wasi.getImportObject())
         .then(({ instance }) => process.exit(wasi.start(instance)))"
   fi
+}
+
+# The harnesses run JOBS at a time (default: one per core; each is single-threaded), each into a
+# log of its own; the logs are shown whole, in order, once all have finished, and any failure
+# fails the run.
+jobs_max=${JOBS:-$(nproc)}
+logs=() rcs=()
+for src in "${harnesses[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+  name=$(basename "$src" .c)
+  logs+=("$out/$name.log") rcs+=("$out/$name.rc")
+  (
+    set +e
+    (set -e; check "$src") >"$out/$name.log" 2>&1
+    echo $? >"$out/$name.rc"
+  ) &
 done
+wait
+status=0
+for i in "${!logs[@]}"; do
+  cat "${logs[$i]}"
+  rc=$(cat "${rcs[$i]}" 2>/dev/null || echo 1)
+  [ "$rc" = 0 ] || { echo "test/c/run.sh: $(basename "${logs[$i]}" .log) failed (exit $rc)"; status=1; }
+done
+exit $status
