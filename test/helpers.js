@@ -118,27 +118,19 @@ function gdbEntered (fns, script, { env = {}, after = null } = {}) {
   })
 }
 
-// Runs test files again in a child mocha, on the native backend only, with `env` added (a forced
-// kernel, and the file's own NATRIUM_*_CHILD marker so it can shorten its loops): fails unless the
-// child exits 0 with at least one test passing and none failing.
-function rerunNative (files, env) {
+// Runs test files again in a child mocha on one backend only, with `env` added (a forced kernel,
+// and the file's own NATRIUM_*_CHILD marker so it can shorten its loops): fails unless the child
+// exits 0 with at least one test passing and none failing.
+function rerunOn (backend, files, env) {
   const mocha = require.resolve('mocha/bin/mocha.js')
   const r = spawnNode([mocha, '--reporter', 'dot', '--timeout', '240000', ...files],
-    { env: { ...process.env, ...env, NATRIUM_TEST_BACKENDS: 'native' }, encoding: 'utf8' })
+    { env: { ...process.env, ...env, NATRIUM_TEST_BACKENDS: backend }, encoding: 'utf8' })
   assert.strictEqual(r.status, 0, r.stdout + r.stderr)
   assert.match(r.stdout, /[1-9]\d* passing/)
   assert.doesNotMatch(r.stdout, /failing/)
 }
-
-// rerunNative's twin for the wasm backend.
-function rerunWasm (files, env) {
-  const mocha = require.resolve('mocha/bin/mocha.js')
-  const r = spawnNode([mocha, '--reporter', 'dot', '--timeout', '240000', ...files],
-    { env: { ...process.env, ...env, NATRIUM_TEST_BACKENDS: 'wasm' }, encoding: 'utf8' })
-  assert.strictEqual(r.status, 0, r.stdout + r.stderr)
-  assert.match(r.stdout, /[1-9]\d* passing/)
-  assert.doesNotMatch(r.stdout, /failing/)
-}
+const rerunNative = (files, env) => rerunOn('native', files, env)
+const rerunWasm = (files, env) => rerunOn('wasm', files, env)
 
 // The CPU's feature flags (Linux /proc/cpuinfo; empty elsewhere), for tests of kernels a CPU may lack.
 // Empty for a Node that is not x86-64: under qemu-aarch64 /proc/cpuinfo is the x86-64 host's, whose
