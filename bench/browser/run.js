@@ -26,7 +26,7 @@ const RESULTS = path.join(__dirname, '..', 'results')
 // Benchmark.js in a browser times with Date (1 ms resolution): samples of ≥ 50 ms keep that
 // under 1 %; the quick run is a smoke test only.
 const MODES = {
-  default: { sizes: SIZES, rounds: 3, settings: { minSamples: 5, minTime: 0.05, maxTime: 0.3 } },
+  default: { sizes: SIZES, rounds: 7, settings: { minSamples: 3, minTime: 0.05, maxTime: 0.12 } },
   quick: { sizes: QUICK_SIZES, rounds: 1, settings: { minSamples: 3, minTime: 0.02, maxTime: 0.05 } }
 }
 
