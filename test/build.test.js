@@ -10,6 +10,7 @@ const path = require('path')
 const crypto = require('crypto')
 const os = require('os')
 const { execFileSync, spawnSync } = require('child_process')
+const { hostCpuFlags } = require('./helpers')
 
 const root = path.join(__dirname, '..')
 const addon = path.join(root, 'build', 'Release', 'natrium.node')
@@ -18,18 +19,6 @@ const x64 = process.arch === 'x64' && process.platform === 'linux'
 
 function has (cmd) {
   return spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0
-}
-
-// This CPU's flags as Linux names them; a Windows process (under Wine) gets them from the Linux
-// side in NATRIUM_TEST_CPU_FLAGS (scripts/test-windows.sh), as Windows has no /proc/cpuinfo.
-function cpuFlags () {
-  if (process.env.NATRIUM_TEST_CPU_FLAGS) return new Set(process.env.NATRIUM_TEST_CPU_FLAGS.trim().split(/\s+/))
-  try {
-    const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('flags'))
-    return new Set(line.split(':')[1].trim().split(/\s+/))
-  } catch {
-    return new Set()
-  }
 }
 
 describe('native build', function () {
@@ -57,7 +46,7 @@ describe('native build', function () {
   })
 
   it('at run time this CPU is dispatched to the AVX2 / AVX-512 code (gdb breakpoints)', function () {
-    const flags = cpuFlags()
+    const flags = hostCpuFlags()
     const natrium = require(addon)
     if (!has('gdb') || !flags.has('avx2') || typeof natrium.crypto_generichash !== 'function' ||
         typeof natrium.crypto_pwhash !== 'function') this.skip()
@@ -189,7 +178,7 @@ describe('Windows build (mingw-w64)', function () {
   })
 
   it('under Wine, libsodium detects AVX2 / AVX-512 / AES-NI and runs its AVX2 and AVX-512 code (--wrap counters)', function () {
-    const flags = cpuFlags()
+    const flags = hostCpuFlags()
     if (!wine() || !flags.has('avx2')) this.skip()
     const exe = path.join(dir, 'dispatch.exe')
     const wrapped = ['blake2b_compress_avx2', 'argon2_fill_segment_avx2', 'argon2_fill_segment_avx512f']

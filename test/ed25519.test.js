@@ -21,7 +21,7 @@ const path = require('path')
 const { spawnSync } = require('child_process')
 const SodiumNative = require('sodium-native')
 const lsw = require('libsodium-wrappers-sumo')
-const { backends, hex, toHex, random, gdbEntered, rerunNative, spawnNode, cpuFlags } = require('./helpers')
+const { backends, hex, toHex, random, gdbEntered, rerunNative, spawnNode, hasMulx } = require('./helpers')
 
 const CHILD = process.env.NATRIUM_ED25519_CHILD === '1'
 const PKCS8 = hex('302e020100300506032b657004220420')
@@ -152,7 +152,6 @@ for (const { name: backend, sodium } of backends) {
 
 const native = backends.find((b) => b.name === 'native')
 const addon = path.join(__dirname, '..', 'build', 'Release', 'natrium.node')
-const hasMulx = () => cpuFlags().has('bmi2') && cpuFlags().has('adx')
 
 describe('ed25519 fixed-base table', () => {
   it('scripts/gen-ed25519-table.js reproduces src/crypto/ed25519_base_table.h', () => {

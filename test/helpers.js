@@ -132,15 +132,21 @@ function rerunOn (backend, files, env) {
 const rerunNative = (files, env) => rerunOn('native', files, env)
 const rerunWasm = (files, env) => rerunOn('wasm', files, env)
 
-// The CPU's feature flags (Linux /proc/cpuinfo; empty elsewhere), for tests of kernels a CPU may lack.
-// Empty for a Node that is not x86-64: under qemu-aarch64 /proc/cpuinfo is the x86-64 host's, whose
-// flags name kernels an arm64 build does not have (a rerun forcing one only repeats the default).
-const cpuFlags = () => {
-  if (process.arch !== 'x64') return new Set()
+// The CPU's feature flags as Linux names them (/proc/cpuinfo), or, for a Windows process under
+// Wine, the Linux side's in NATRIUM_TEST_CPU_FLAGS (scripts/test-windows.sh): for test/build.test.js.
+const hostCpuFlags = () => {
+  if (process.env.NATRIUM_TEST_CPU_FLAGS) return new Set(process.env.NATRIUM_TEST_CPU_FLAGS.trim().split(/\s+/))
   try {
     const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('flags'))
     return new Set(line.split(':')[1].trim().split(/\s+/))
   } catch { return new Set() }
 }
+// The flags that say which of natrium's x86-64 kernels this process may force, for tests of kernels
+// a CPU may lack: empty but for Linux x86-64. Under qemu-aarch64 /proc/cpuinfo is the x86-64 host's,
+// whose flags name kernels an arm64 build does not have (a rerun forcing one only repeats the
+// default); under Wine the reruns are left to Linux.
+const cpuFlags = () => (process.arch === 'x64' && process.platform === 'linux' ? hostCpuFlags() : new Set())
+// MULX and ADX: what the radix-2^64 Curve25519 code (fe25519_64.h) needs
+const hasMulx = () => cpuFlags().has('bmi2') && cpuFlags().has('adx')
 
-module.exports = { cpuFlags, byName, backends, hex, toHex, random, wycheproof, vectors, emulator, spawnNode, execNode, gdbEntered, rerunNative, rerunWasm }
+module.exports = { cpuFlags, hostCpuFlags, hasMulx, byName, backends, hex, toHex, random, wycheproof, vectors, emulator, spawnNode, execNode, gdbEntered, rerunNative, rerunWasm }

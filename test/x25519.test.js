@@ -15,7 +15,7 @@ const crypto = require('crypto')
 const fs = require('fs')
 const path = require('path')
 const { spawnSync } = require('child_process')
-const { backends, hex, toHex, wycheproof, vectors, gdbEntered, rerunNative, cpuFlags } = require('./helpers')
+const { backends, hex, toHex, wycheproof, vectors, gdbEntered, rerunNative, cpuFlags, hasMulx } = require('./helpers')
 
 const CHILD = process.env.NATRIUM_X25519_CHILD === '1'
 const SPKI_X25519 = hex('302a300506032b656e032100')
@@ -125,7 +125,6 @@ for (const { name: backend, sodium } of backends) {
 // which ladder runs.
 const native = backends.find((b) => b.name === 'native')
 const addon = path.join(__dirname, '..', 'build', 'Release', 'natrium.node')
-const hasMulx = () => cpuFlags().has('bmi2') && cpuFlags().has('adx')
 const hasIfma = () => hasMulx() && ['avx512f', 'avx512vl', 'avx512ifma'].every((f) => cpuFlags().has(f))
 
 describe('x25519 dispatch', function () {
