@@ -20,9 +20,10 @@
  * e[i] 16^i B, odd digits first, four doublings, then the even digits, the 8 x 32 entries
  * j 256^i B computed on first use (a table in the module would cost its ~40 KB in the browser
  * bundle; the first a B pays instead: 1-3 ms in Node 20 on a loaded Zen 5, most of it in V8's
- * baseline code before the functions are optimized, then ~25 us per call). Each entry is read by masks over all eight (and negated by masks),
- * no branch or index on the scalar. Scalars with a[31] > 127 go to libsodium's code, whose
- * digit above 8 adds nothing (never from its own callers: they clamp or reduce).
+ * baseline code before the functions are optimized, then ~16 us per call). Each entry is read
+ * by masks over all eight (and negated by masks), no branch or index on the scalar. Scalars with
+ * a[31] > 127 (never from libsodium's own callers: they clamp or reduce) get libsodium's answer
+ * too: a top digit above 8 selects the identity in both (test/c/curve25519_x2.c's edges).
  *
  * Verify (public inputs, variable time): a A + b B by wNAF, width 5 for A (A .. 15 A) and
  * width 8 for B (B .. 127 B, computed by the first verify), one loop of doublings from the top
@@ -254,28 +255,40 @@ static void nat_ed25519_odd(void) {
   nat_ed25519_odd_ready = 1;
 }
 
-NAT_NOINLINE static void nat_fe2_cmov(nat_fe2 *f, const nat_fe2 *g, nat_x2v mask) {
-  for (int k = 0; k < 5; k++) f->v[k] = nat_x2v_xor(f->v[k], nat_x2v_and(mask, nat_x2v_xor(f->v[k], g->v[k])));
-}
-
-/* t = e 256^row B for e in [-8, 8]: entry |e| of the row read by masks over all eight (the
- * identity when e = 0), then negated by masks when e < 0. */
+/* t = e 256^row B for e in [-8, 8]: every entry of the row read and kept where its mask (|e| =
+ * its index) is all ones, so at most one lets its point through; the identity where none did (e
+ * = 0, or |e| > 8, which adds nothing in libsodium's code either); then, by masks again, Y + X
+ * and Y - X exchanged and 2 d T negated where e < 0. No branch or index on e, in registers (a
+ * masked copy per entry through a called helper was a sixth of a signature). */
 NAT_NOINLINE static void nat_ed25519_select(nat_ge2_cached *t, int row, signed char e) {
-  static const uint32_t zero[10] = { 0 }, one[10] = { 1 }, two[10] = { 2 };
   const uint32_t neg = (uint32_t) (unsigned char) e >> 7;
   const uint32_t babs = (uint32_t) (unsigned char) (e - (signed char) ((-(signed char) neg & e) * 2));
-  nat_ge2_cached n;
-  nat_fe2_pack(&t->pm, one, one);
-  nat_fe2_pack(&t->zt, two, zero);
+  const nat_ge2_cached *entry = nat_ed25519_base_rows[row];
+  nat_ge2_cached r;
+  nat_x2v any = nat_x2v_splat32(0);
+  for (int k = 0; k < 5; k++) r.pm.v[k] = r.zt.v[k] = nat_x2v_splat32(0);
   for (uint32_t j = 0; j < 8; j++) {
     const nat_x2v m = nat_x2v_splat32(0 - ((((babs ^ (j + 1)) - 1) >> 31) & 1)); /* babs < 2^8 */
-    nat_fe2_cmov(&t->pm, &nat_ed25519_base_rows[row][j].pm, m);
-    nat_fe2_cmov(&t->zt, &nat_ed25519_base_rows[row][j].zt, m);
+    any = nat_x2v_or(any, m);
+    for (int k = 0; k < 5; k++) {
+      r.pm.v[k] = nat_x2v_or(r.pm.v[k], nat_x2v_and(m, entry[j].pm.v[k]));
+      r.zt.v[k] = nat_x2v_or(r.zt.v[k], nat_x2v_and(m, entry[j].zt.v[k]));
+    }
   }
-  nat_ge2_neg_cached(&n, t);
+  /* the identity: (Y + X, Y - X) = (1, 1), (2 Z, 2 d T) = (2, 0) */
+  const nat_x2v none = nat_x2v_xor(any, nat_x2v_splat32(0xffffffffu));
+  r.pm.v[0] = nat_x2v_or(r.pm.v[0], nat_x2v_and(none, nat_x2v_make32(1, 1, 0, 0)));
+  r.zt.v[0] = nat_x2v_or(r.zt.v[0], nat_x2v_and(none, nat_x2v_make32(2, 0, 0, 0)));
+  nat_fe2 zero, n, nzt;
+  memset(&zero, 0, sizeof zero);
+  nat_fe2_sub(&n, &zero, &r.zt);
+  nat_fe2_ab(&nzt, &r.zt, &n);
   const nat_x2v m = nat_x2v_splat32(0 - neg);
-  nat_fe2_cmov(&t->pm, &n.pm, m);
-  nat_fe2_cmov(&t->zt, &n.zt, m);
+  for (int k = 0; k < 5; k++) {
+    const nat_x2v swapped = nat_x2v_shuffle(r.pm.v[k], r.pm.v[k], 1, 0, 3, 2);
+    t->pm.v[k] = nat_x2v_xor(r.pm.v[k], nat_x2v_and(m, nat_x2v_xor(r.pm.v[k], swapped)));
+    t->zt.v[k] = nat_x2v_xor(r.zt.v[k], nat_x2v_and(m, nat_x2v_xor(r.zt.v[k], nzt.v[k])));
+  }
 }
 
 /* p = a B for a[31] <= 127 */
