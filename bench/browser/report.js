@@ -37,7 +37,8 @@ function headerLines (m) {
     `${m.cpu}${m.cores ? ` (${m.cores} cores)` : ''} · ${m.browser || 'browser'}${m.os ? ` on ${m.os}` : ''} · ${(m.started || m.date || '').slice(0, 10)}`,
     `natrium ${m.natrium.version}${m.natrium.commit ? ` @ ${m.natrium.commit}` : ''} (wasm, browser entry) on libsodium ${m.libsodium} · ` +
       `${m.mode === 'quick' ? 'quick smoke run (short timings, 1 KB only: not for quoting)' : `${m.mode} run`}`,
-    `Benchmark.js ${m.benchmarkjs}: ≥ ${s.minSamples} samples of ≥ ${s.minTime} s, ${s.maxTime} s per row, ` +
+    `Benchmark.js ${m.benchmarkjs}: ≥ ${s.minSamples} samples of ≥ ${s.minTime} s, ${s.maxTime} s per row` +
+      (s.big ? ` (AEAD from 100 KB: ≥ ${s.big.minTime} s, ${s.big.maxTime} s)` : '') + ', ' +
       `${m.rounds} round${m.rounds === 1 ? '' : 's'}, median` + (m.filter ? ` · --filter ${m.filter}` : '') + (m.duration ? ` · took ${fmtDuration(m.duration)}` : '')
   ]
 }
