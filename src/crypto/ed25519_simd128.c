@@ -196,8 +196,8 @@ NAT_NOINLINE static void nat_ge2_to_cached(nat_ge2_cached *c, const nat_ge2_p3 *
   nat_fe2_mul(&c->zt, &p->zt, &k);
 }
 
-/* -q: Y + X and Y - X exchanged, 2 d T negated */
-NAT_NOINLINE static void nat_ge2_neg_cached(nat_ge2_cached *r, const nat_ge2_cached *q) {
+/* -q: Y + X and Y - X exchanged, 2 d T negated (inlined: a few vector operations) */
+static inline void nat_ge2_neg_cached(nat_ge2_cached *r, const nat_ge2_cached *q) {
   nat_fe2 zero, n;
   memset(&zero, 0, sizeof zero);
   nat_fe2_swap(&r->pm, &q->pm);
@@ -255,6 +255,11 @@ static void nat_ed25519_odd(void) {
   nat_ed25519_odd_ready = 1;
 }
 
+/* f = g where mask is all ones (inlined: a call per use cost more than the copy) */
+static inline void nat_fe2_cmov(nat_fe2 *f, const nat_fe2 *g, nat_x2v mask) {
+  for (int k = 0; k < 5; k++) f->v[k] = nat_x2v_xor(f->v[k], nat_x2v_and(mask, nat_x2v_xor(f->v[k], g->v[k])));
+}
+
 /* t = e 256^row B for e in [-8, 8]: every entry of the row read and kept where its mask (|e| =
  * its index) is all ones, so at most one lets its point through; the identity where none did (e
  * = 0, or |e| > 8, which adds nothing in libsodium's code either); then, by masks again, Y + X
@@ -279,16 +284,12 @@ NAT_NOINLINE static void nat_ed25519_select(nat_ge2_cached *t, int row, signed c
   const nat_x2v none = nat_x2v_xor(any, nat_x2v_splat32(0xffffffffu));
   r.pm.v[0] = nat_x2v_or(r.pm.v[0], nat_x2v_and(none, nat_x2v_make32(1, 1, 0, 0)));
   r.zt.v[0] = nat_x2v_or(r.zt.v[0], nat_x2v_and(none, nat_x2v_make32(2, 0, 0, 0)));
-  nat_fe2 zero, n, nzt;
-  memset(&zero, 0, sizeof zero);
-  nat_fe2_sub(&n, &zero, &r.zt);
-  nat_fe2_ab(&nzt, &r.zt, &n);
+  nat_ge2_cached n;
+  nat_ge2_neg_cached(&n, &r);
   const nat_x2v m = nat_x2v_splat32(0 - neg);
-  for (int k = 0; k < 5; k++) {
-    const nat_x2v swapped = nat_x2v_shuffle(r.pm.v[k], r.pm.v[k], 1, 0, 3, 2);
-    t->pm.v[k] = nat_x2v_xor(r.pm.v[k], nat_x2v_and(m, nat_x2v_xor(r.pm.v[k], swapped)));
-    t->zt.v[k] = nat_x2v_xor(r.zt.v[k], nat_x2v_and(m, nat_x2v_xor(r.zt.v[k], nzt.v[k])));
-  }
+  *t = r;
+  nat_fe2_cmov(&t->pm, &n.pm, m);
+  nat_fe2_cmov(&t->zt, &n.zt, m);
 }
 
 /* p = a B for a[31] <= 127 */
