@@ -32,7 +32,8 @@ cflags=(-std=c11 -O2 -msimd128 -fno-vectorize -fno-slp-vectorize -ftls-model=loc
 # (src/crypto/sha2.h; natively deps/build.sh renames them in the archive instead); so do its
 # BLAKE2b calls (box_seal, kx, kdf, Argon2: src/crypto/blake2b.h), its secretbox, Salsa20 and
 # Poly1305 calls (secretbox, box, stream_xsalsa20: src/crypto/salsa20.c), and its Argon2 never starts on the
-# portable fill_segment (src/wasm.c). What only those references kept alive (libsodium's
+# portable fill_segment (src/wasm.c); its Curve25519 runs ours where src/crypto/ed25519_simd128.c and
+# x25519_simd128.c say (Ed25519 verify whole, behind both verify_detached). What only those references kept alive (libsodium's
 # SHA-512, BLAKE2b and portable Argon2 code) is then left out: wasm-ld keeps only what is reached.
 wraps=(escrypt_kdf_sse escrypt_kdf_nosse
        crypto_hash_sha512 crypto_hash_sha512_init crypto_hash_sha512_update crypto_hash_sha512_final
@@ -46,7 +47,8 @@ wraps=(escrypt_kdf_sse escrypt_kdf_nosse
        crypto_onetimeauth_poly1305_update crypto_onetimeauth_poly1305_final
        argon2_fill_segment_ref
        crypto_scalarmult_curve25519 crypto_scalarmult_curve25519_base
-       ge25519_scalarmult_base ge25519_p3_tobytes ge25519_double_scalarmult_vartime ge25519_tobytes)
+       ge25519_scalarmult_base ge25519_p3_tobytes ge25519_double_scalarmult_vartime ge25519_tobytes
+       crypto_sign_ed25519_verify_detached _crypto_sign_ed25519_verify_detached)
 ldflags=(-mexec-model=reactor -Wl,--stack-first -Wl,-z,stack-size=1048576
          -Wl,--export=malloc -Wl,--export=free)
 for w in "${wraps[@]}"; do ldflags+=("-Wl,--wrap=$w"); done

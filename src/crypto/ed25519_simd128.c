@@ -25,13 +25,19 @@
  * a[31] > 127 (never from libsodium's own callers: they clamp or reduce) get libsodium's answer
  * too: a top digit above 8 selects the identity in both (test/c/curve25519_x2.c's edges).
  *
- * Verify (public inputs, variable time): a A + b B by wNAF, width 5 for A (A .. 15 A) and
- * width 8 for B (B .. 127 B, computed by the first verify), one loop of doublings from the top
- * digit;
- * a, b < 2^253 (libsodium's verify never passes more; others go to libsodium's code, whose
- * slide_vartime drops a carry there). 1 / Z by the constant-time safegcd of fe25519_x2.c. */
+ * Verify (public inputs, variable time) is ours whole, behind libsodium's
+ * _crypto_sign_ed25519_verify_detached and crypto_sign_ed25519_verify_detached (so open and
+ * Ed25519ph too): libsodium's checks, then a product of four half-size scalars (see "verify
+ * with half-size scalars" below), 128 doublings instead of 253. Where that finds no short pair
+ * (about 1 in 1000) libsodium's verify runs, on ge25519_double_scalarmult_vartime wrapped here:
+ * a A + b B by wNAF, width 5 for A (A .. 15 A) and width 8 for B (B .. 127 B, computed by the
+ * first verify), one loop of doublings from the top digit; a, b < 2^253 (libsodium's verify
+ * never passes more; others go to libsodium's code, whose slide_vartime drops a carry there).
+ * 1 / Z by the constant-time safegcd of fe25519_x2.c. */
 #include <stdint.h>
 #include <string.h>
+
+#include <sodium/crypto_hash_sha512.h>
 
 #include "ed25519.h"
 #include "fe25519_x2.h"
@@ -223,7 +229,9 @@ static void nat_ge2_base(nat_ge2_p3 *p) {
 
 /* Row i, entry j - 1: j 256^i B (cached, projective), j = 1 .. 8. */
 static nat_ge2_cached nat_ed25519_base_rows[32][8];
-static nat_ge2_cached nat_ed25519_base_odd[64]; /* (2 k + 1) B, verify's width-8 window */
+/* (2 k + 1) B: verify's width-10 window (the double-base product's width 8 reads the first 64) */
+#define NAT_BASE_ODD 256
+static nat_ge2_cached nat_ed25519_base_odd[NAT_BASE_ODD];
 static int nat_ed25519_rows_ready, nat_ed25519_odd_ready;
 
 static void nat_ed25519_rows(void) {
@@ -243,15 +251,21 @@ static void nat_ed25519_rows(void) {
   nat_ed25519_rows_ready = 1;
 }
 
-static void nat_ed25519_odd(void) {
-  nat_ge2_p3 p, q, twice;
-  nat_ge2_base(&p);
-  nat_ge2_to_cached(&nat_ed25519_base_odd[0], &p);
-  nat_ge2_dbl(&twice, &p, 1);
-  for (int k = 1; k < 64; k++) {
-    nat_ge2_add(&q, &twice, &nat_ed25519_base_odd[k - 1], 1);
-    nat_ge2_to_cached(&nat_ed25519_base_odd[k], &q);
+/* t[k] = (2 k + 1) p, k < n: the odd multiples a width-w NAF adds (n = 2^(w - 2)) */
+static void nat_ge2_odd_table(nat_ge2_cached *t, const nat_ge2_p3 *p, int n) {
+  nat_ge2_p3 q, twice;
+  nat_ge2_to_cached(&t[0], p);
+  nat_ge2_dbl(&twice, p, 1);
+  for (int k = 1; k < n; k++) {
+    nat_ge2_add(&q, &twice, &t[k - 1], 1);
+    nat_ge2_to_cached(&t[k], &q);
   }
+}
+
+static void nat_ed25519_odd(void) {
+  nat_ge2_p3 p;
+  nat_ge2_base(&p);
+  nat_ge2_odd_table(nat_ed25519_base_odd, &p, NAT_BASE_ODD);
   nat_ed25519_odd_ready = 1;
 }
 
@@ -346,26 +360,29 @@ NAT_NOINLINE static void nat_ed25519_encode(unsigned char s[32], const nat_fe2 *
 
 /* ---- verify */
 
-/* The width-w non-adjacent form of s < 2^253: s = sum r[i] 2^i, each r[i] 0 or odd with
- * |r[i]| < 2^(w - 1), nonzero digits at least w apart (variable time). */
-static void nat_wnaf_vartime(signed char r[256], const unsigned char s[32], int w) {
+/* The width-w non-adjacent form of s < 2^nbits (nbits <= 253): s = sum r[i] 2^i, each r[i] 0 or
+ * odd with |r[i]| < 2^(w - 1), nonzero digits at least w apart, none above bit nbits (variable
+ * time). */
+static void nat_wnaf_vartime(int16_t r[256], const unsigned char s[32], int w, int nbits) {
+  uint64_t x[5] = { 0 };
+  for (int i = 0; i < 32; i++) x[i / 8] |= (uint64_t) s[i] << (8 * (i % 8));
   const int width = 1 << w;
   int carry = 0, pos = 0;
-  memset(r, 0, 256);
-  while (pos < 256) {
-    int buf = 0;
-    for (int k = 0; k < w && pos + k < 256; k++) buf |= (s[(pos + k) >> 3] >> ((pos + k) & 7) & 1) << k;
-    const int window = carry + buf;
+  memset(r, 0, 256 * sizeof r[0]);
+  while (pos <= nbits) {
+    const int q = pos >> 6, o = pos & 63;
+    const uint64_t bits = o == 0 ? x[q] : x[q] >> o | x[q + 1] << (64 - o);
+    const int window = carry + (int) (bits & (uint64_t) (width - 1));
     if ((window & 1) == 0) {
       pos++;
       continue;
     }
     if (window < width / 2) {
       carry = 0;
-      r[pos] = (signed char) window;
+      r[pos] = (int16_t) window;
     } else {
       carry = 1;
-      r[pos] = (signed char) (window - width);
+      r[pos] = (int16_t) (window - width);
     }
     pos += w;
   }
@@ -383,18 +400,12 @@ static void nat_ge2_add_signed(nat_ge2_p3 *r, const nat_ge2_cached *table, int d
 
 static void nat_ge2_double_scalarmult_vartime(nat_ge2_p3 *r, const unsigned char *a, const nat_ge2_p3 *A,
                                               const unsigned char *b) {
-  signed char as[256], bs[256];
+  int16_t as[256], bs[256];
   nat_ge2_cached Ai[8];
-  nat_ge2_p3 A2, u;
   if (!nat_ed25519_odd_ready) nat_ed25519_odd();
-  nat_wnaf_vartime(as, a, 5);
-  nat_wnaf_vartime(bs, b, 8);
-  nat_ge2_to_cached(&Ai[0], A);
-  nat_ge2_dbl(&A2, A, 1);
-  for (int i = 1; i < 8; i++) {
-    nat_ge2_add(&u, &A2, &Ai[i - 1], 1);
-    nat_ge2_to_cached(&Ai[i], &u);
-  }
+  nat_wnaf_vartime(as, a, 5, 253);
+  nat_wnaf_vartime(bs, b, 8, 253);
+  nat_ge2_odd_table(Ai, A, 8);
   int i = 255;
   while (i >= 0 && as[i] == 0 && bs[i] == 0) i--;
   nat_ge2_identity(r);
@@ -404,6 +415,313 @@ static void nat_ge2_double_scalarmult_vartime(nat_ge2_p3 *r, const unsigned char
     if (as[i]) nat_ge2_add_signed(r, Ai, as[i], bs[i] != 0);
     if (bs[i]) nat_ge2_add_signed(r, nat_ed25519_base_odd, bs[i], 0);
   }
+}
+
+/* ---- verify with half-size scalars (Pornin, "Optimized Lattice Basis Reduction In Dimension 2,
+ * and Fast Schnorr and EdDSA Signature Verification", 2020): libsodium accepts a signature (R, S)
+ * when the encoding of S B - h A is R's 32 bytes. With c = d h mod 8 L (8 L: every point's order
+ * divides it, so c A = d h A for A of any order, mixed included) and d odd, 0 < d < L:
+ * d (S B - h A - R) = e B - c A - d R, e = d S mod L, is the identity exactly when S B - h A = R
+ * (no point but the identity has an order dividing an odd d < L). A short (c, d), both about
+ * 2^128, from the extended Euclidean algorithm on (8 L, h) stopped at the first remainder below
+ * 2^128, makes the product 128 doublings instead of 253: e = e0 + 2^128 e1 over B and 2^128 B
+ * (width-10 tables, 256 odd multiples each, computed by the first verify), c and d over A and R
+ * (width 5). R must then be a point: R's and A's square
+ * roots are taken side by side in the two lanes; R's bytes must be canonical (y < p; x = 0 with
+ * the sign bit set is a small-order encoding, refused before), as S B - h A's encoding always is.
+ * All inputs are public: variable time. */
+
+/* libsodium's own checks and hashing (crypto_core/ed25519/ref10, crypto_sign/ed25519/ref10) */
+int sc25519_is_canonical(const unsigned char s[32]);
+int ge25519_has_small_order(const unsigned char s[32]);
+int ge25519_is_canonical(const unsigned char *s);
+void sc25519_reduce(unsigned char s[64]);
+void sc25519_mul(unsigned char s[32], const unsigned char a[32], const unsigned char b[32]);
+void _crypto_sign_ed25519_ref10_hinit(crypto_hash_sha512_state *hs, int prehashed);
+
+static const unsigned char nat_ed25519_d[32] = {
+  0xa3, 0x78, 0x59, 0x13, 0xca, 0x4d, 0xeb, 0x75, 0xab, 0xd8, 0x41, 0x41, 0x4d, 0x0a, 0x70, 0x00,
+  0x98, 0xe8, 0x79, 0x77, 0x79, 0x40, 0xc7, 0x8c, 0x73, 0xfe, 0x6f, 0x2b, 0xee, 0x6c, 0x03, 0x52
+};
+static const unsigned char nat_ed25519_sqrtm1[32] = {
+  0xb0, 0xa0, 0x0e, 0x4a, 0x27, 0x1b, 0xee, 0xc4, 0x78, 0xe4, 0x2f, 0xad, 0x06, 0x18, 0x43, 0x2f,
+  0xa7, 0xd7, 0xfb, 0x3d, 0x99, 0x00, 0x4d, 0x2b, 0x0b, 0xdf, 0xc1, 0x4f, 0x80, 0x24, 0x83, 0x2b
+};
+
+static nat_ge2_cached nat_ed25519_base128_odd[NAT_BASE_ODD]; /* (2 k + 1) 2^128 B */
+static int nat_ed25519_base128_ready;
+
+static void nat_ed25519_base128(void) {
+  nat_ge2_p3 p;
+  nat_ge2_base(&p);
+  for (int k = 0; k < 128; k++) nat_ge2_dbl(&p, &p, k == 127);
+  nat_ge2_odd_table(nat_ed25519_base128_odd, &p, NAT_BASE_ODD);
+  nat_ed25519_base128_ready = 1;
+}
+
+static void nat_fe2_sqn(nat_fe2 *h, const nat_fe2 *f, int n) {
+  nat_fe2_sq(h, f);
+  for (int i = 1; i < n; i++) nat_fe2_sq(h, h);
+}
+
+/* z^(2^252 - 3) in both lanes (ref10's chain) */
+static void nat_fe2_pow22523(nat_fe2 *out, const nat_fe2 *z) {
+  nat_fe2 t0, t1, t2;
+  nat_fe2_sq(&t0, z);
+  nat_fe2_sqn(&t1, &t0, 2);
+  nat_fe2_mul(&t1, z, &t1);
+  nat_fe2_mul(&t0, &t0, &t1);
+  nat_fe2_sq(&t0, &t0);
+  nat_fe2_mul(&t0, &t1, &t0);
+  nat_fe2_sqn(&t1, &t0, 5);
+  nat_fe2_mul(&t0, &t1, &t0);
+  nat_fe2_sqn(&t1, &t0, 10);
+  nat_fe2_mul(&t1, &t1, &t0);
+  nat_fe2_sqn(&t2, &t1, 20);
+  nat_fe2_mul(&t1, &t2, &t1);
+  nat_fe2_sqn(&t1, &t1, 10);
+  nat_fe2_mul(&t0, &t1, &t0);
+  nat_fe2_sqn(&t1, &t0, 50);
+  nat_fe2_mul(&t1, &t1, &t0);
+  nat_fe2_sqn(&t2, &t1, 100);
+  nat_fe2_mul(&t1, &t2, &t1);
+  nat_fe2_sqn(&t1, &t1, 50);
+  nat_fe2_mul(&t0, &t1, &t0);
+  nat_fe2_sqn(&t0, &t0, 2);
+  nat_fe2_mul(out, &t0, z);
+}
+
+static int nat_fe25_eq_bytes(const uint32_t a[10], const uint32_t b[10]) {
+  unsigned char sa[32], sb[32];
+  nat_fe25_tobytes(sa, a);
+  nat_fe25_tobytes(sb, b);
+  return memcmp(sa, sb, 32) == 0;
+}
+
+/* The points of two encodings, lanes side by side (y from bits 0..254, x the root whose parity is
+ * bit 255): p[0] from sa, p[1] from sb; 0, or -1 if either has no root. y < p is the caller's. */
+static int nat_ge2_decode2(nat_ge2_p3 p[2], const unsigned char sa[32], const unsigned char sb[32]) {
+  static const uint32_t one[10] = { 1 };
+  uint32_t ya[10], yb[10], d[10], x[2][10], y[2][10], u[2][10], c[2][10], m[10], zero[10] = { 0 };
+  nat_fe2 yy, dd, o, u2, v, v3, t, x2, vxx;
+  nat_fe25_frombytes(ya, sa);
+  nat_fe25_frombytes(yb, sb);
+  nat_fe25_frombytes(d, nat_ed25519_d);
+  nat_fe2_pack(&yy, ya, yb);
+  nat_fe2_pack(&dd, d, d);
+  nat_fe2_pack(&o, one, one);
+  nat_fe2_sq(&yy, &yy);
+  nat_fe2_sub(&u2, &yy, &o);    /* u = y^2 - 1 */
+  nat_fe2_carry(&u2, &u2);
+  nat_fe2_mul(&v, &yy, &dd);
+  nat_fe2_add(&v, &v, &o);      /* v = d y^2 + 1 */
+  nat_fe2_carry(&v, &v);
+  nat_fe2_sq(&v3, &v);
+  nat_fe2_mul(&v3, &v3, &v);    /* v^3 */
+  nat_fe2_sq(&t, &v3);
+  nat_fe2_mul(&t, &t, &v);
+  nat_fe2_mul(&t, &t, &u2);     /* u v^7 */
+  nat_fe2_pow22523(&t, &t);
+  nat_fe2_mul(&t, &t, &v3);
+  nat_fe2_mul(&x2, &t, &u2);    /* x = u v^3 (u v^7)^((p - 5) / 8) */
+  nat_fe2_sq(&vxx, &x2);
+  nat_fe2_mul(&vxx, &vxx, &v);  /* v x^2: u, or -u where x needs sqrt(-1) */
+  nat_fe2_unpack(x[0], x[1], &x2);
+  nat_fe2_unpack(c[0], c[1], &vxx);
+  nat_fe2_unpack(u[0], u[1], &u2);
+  memcpy(y[0], ya, sizeof ya);
+  memcpy(y[1], yb, sizeof yb);
+  nat_fe25_frombytes(m, nat_ed25519_sqrtm1);
+  for (int k = 0; k < 2; k++) {
+    const unsigned char *s = k == 0 ? sa : sb;
+    unsigned char xs[32];
+    nat_fe2 nu, w;
+    if (!nat_fe25_eq_bytes(c[k], u[k])) {
+      uint32_t neg[10], unused[10];
+      nat_fe2_pack(&w, u[k], u[k]);
+      nat_fe2_pack(&nu, zero, zero);
+      nat_fe2_sub(&nu, &nu, &w);
+      nat_fe2_unpack(neg, unused, &nu);
+      if (!nat_fe25_eq_bytes(c[k], neg)) return -1;
+      nat_fe25_mul(x[k], x[k], m);
+    }
+    nat_fe25_tobytes(xs, x[k]);
+    if ((xs[0] & 1) != (s[31] >> 7)) {
+      uint32_t unused[10];
+      nat_fe2_pack(&w, x[k], x[k]);
+      nat_fe2_pack(&nu, zero, zero);
+      nat_fe2_sub(&nu, &nu, &w);
+      nat_fe2_carry(&nu, &nu);
+      nat_fe2_unpack(x[k], unused, &nu);
+    }
+  }
+  nat_fe2_pack(&p[0].xy, x[0], y[0]);
+  nat_fe2_pack(&p[1].xy, x[1], y[1]);
+  {
+    uint32_t t0[10], t1[10];
+    nat_fe2 xx, yy2, tt;
+    nat_fe2_pack(&xx, x[0], x[1]);
+    nat_fe2_pack(&yy2, y[0], y[1]);
+    nat_fe2_mul(&tt, &xx, &yy2);
+    nat_fe2_unpack(t0, t1, &tt);
+    nat_fe2_pack(&p[0].zt, one, t0);
+    nat_fe2_pack(&p[1].zt, one, t1);
+  }
+  return 0;
+}
+
+/* Integers of n 64-bit words (n <= 4), two's complement: the remainders (nonnegative, four words)
+ * and the coefficients t (three: |t| < 2^130 while the remainder is above 2^128). */
+typedef struct { uint64_t w[4]; } nat_i256;
+
+static int nat_i256_bits(const nat_i256 *a) { /* a >= 0 */
+  for (int i = 3; i >= 0; i--) {
+    if (a->w[i] != 0) return 64 * i + 64 - __builtin_clzll(a->w[i]);
+  }
+  return 0;
+}
+
+static int nat_i256_geq(const nat_i256 *a, const nat_i256 *b) { /* a, b >= 0 */
+  for (int i = 3; i >= 0; i--) {
+    if (a->w[i] != b->w[i]) return a->w[i] > b->w[i];
+  }
+  return 1;
+}
+
+static void nat_i256_sub(nat_i256 *a, const nat_i256 *b, int n) {
+  uint64_t borrow = 0;
+  for (int i = 0; i < n; i++) {
+    const uint64_t x = a->w[i], y = b->w[i];
+    a->w[i] = x - y - borrow;
+    borrow = (x < y) | ((x == y) & borrow);
+  }
+}
+
+static void nat_i256_shl(nat_i256 *r, const nat_i256 *a, int k, int n) { /* 0 <= k < 64 n */
+  const int q = k / 64, s = k % 64;
+  for (int i = n - 1; i >= 0; i--) {
+    uint64_t v = i - q >= 0 ? a->w[i - q] << s : 0;
+    if (s != 0 && i - q - 1 >= 0) v |= a->w[i - q - 1] >> (64 - s);
+    r->w[i] = v;
+  }
+}
+
+/* a / 2 for an even a, signed (t) or not (the remainders' 256 bits) */
+static void nat_i256_half(nat_i256 *a, int n, int is_signed) {
+  const uint64_t top = a->w[n - 1];
+  for (int i = 0; i < n - 1; i++) a->w[i] = a->w[i] >> 1 | a->w[i + 1] << 63;
+  a->w[n - 1] = is_signed ? (uint64_t) ((int64_t) top >> 1) : top >> 1;
+}
+
+/* (c, d) with c = d h mod 8 L, d odd and positive, |c| and d < 2^136 (c's sign apart): 0, or -1
+ * where the Euclidean sequence gives none (rare; the caller then takes libsodium's path). The
+ * remainders r and coefficients t of the extended Euclidean algorithm on (8 L, h), r = t h mod
+ * 8 L, each quotient by shifts and subtractions, until r < 2^128; then |t| <= 8 L / (the
+ * remainder before) < 2^128 and the t before is smaller still; two consecutive t are coprime,
+ * so one of the two pairs has d = t odd. While the loop runs |t| < 2^128 and t shifted for
+ * the quotient's top bit < 2^130 (16 L / r): three words hold them. */
+static int nat_ed25519_halfsize(unsigned char c[32], int *c_neg, unsigned char d[32], const unsigned char h[32]) {
+  nat_i256 r0 = { { 0xc09318d2e7ae9f68u, 0xa6f7cef517bce6b2u, 0, 0x8000000000000000u } }; /* 8 L */
+  nat_i256 r1 = { { 0 } }, t0 = { { 0 } }, t1 = { { 1, 0, 0, 0 } }, rs, ts;
+  for (int i = 0; i < 32; i++) r1.w[i / 8] |= (uint64_t) h[i] << (8 * (i % 8));
+  while (nat_i256_bits(&r1) > 128) {
+    const int s = nat_i256_bits(&r0) - nat_i256_bits(&r1);
+    nat_i256_shl(&rs, &r1, s, 4);
+    nat_i256_shl(&ts, &t1, s, 3);
+    for (int k = s; k >= 0; k--) {
+      if (nat_i256_geq(&r0, &rs)) {
+        nat_i256_sub(&r0, &rs, 4);
+        nat_i256_sub(&t0, &ts, 3);
+      }
+      nat_i256_half(&rs, 4, 0);
+      nat_i256_half(&ts, 3, 1);
+    }
+    const nat_i256 rt = r0, tt = t0;
+    r0 = r1; t0 = t1;
+    r1 = rt; t1 = tt;
+  }
+  const int one = (t1.w[0] & 1) != 0;
+  nat_i256 cc = one ? r1 : r0, dd = one ? t1 : t0;
+  *c_neg = (int) (dd.w[2] >> 63);
+  if (*c_neg) { /* (c, d) = (-r, -t) */
+    nat_i256 z = { { 0 } };
+    nat_i256_sub(&z, &dd, 3);
+    dd = z;
+  }
+  dd.w[3] = 0;
+  if (nat_i256_bits(&cc) > 136 || nat_i256_bits(&dd) > 136) return -1;
+  for (int i = 0; i < 32; i++) {
+    c[i] = (unsigned char) (cc.w[i / 8] >> (8 * (i % 8)));
+    d[i] = (unsigned char) (dd.w[i / 8] >> (8 * (i % 8)));
+  }
+  return 0;
+}
+
+/* r's X = 0 and Y = Z */
+static int nat_ge2_is_identity(const nat_ge2_p3 *r) {
+  uint32_t x[10], y[10], z[10], t[10];
+  unsigned char xs[32];
+  nat_fe2_unpack(x, y, &r->xy);
+  nat_fe2_unpack(z, t, &r->zt);
+  nat_fe25_tobytes(xs, x);
+  for (int i = 0; i < 32; i++) {
+    if (xs[i] != 0) return 0;
+  }
+  return nat_fe25_eq_bytes(y, z);
+}
+
+/* libsodium's _crypto_sign_ed25519_verify_detached: 0 or -1, the same answer for any input;
+ * 1 where the caller is to run libsodium's instead. */
+static int nat_ed25519_verify_simd128(const unsigned char *sig, const unsigned char *m, unsigned long long mlen,
+                                      const unsigned char *pk, int prehashed) {
+  crypto_hash_sha512_state hs;
+  unsigned char h[64], c[32], d[32], e[32], lo[32] = { 0 }, hi[32] = { 0 };
+  int16_t we0[256], we1[256], wc[256], wd[256];
+  nat_ge2_p3 pt[2], r;
+  nat_ge2_cached Ai[8], Ri[8];
+  int c_neg;
+
+  if (sc25519_is_canonical(sig + 32) == 0 || ge25519_has_small_order(sig) != 0) return -1;
+  if (ge25519_is_canonical(pk) == 0 || ge25519_has_small_order(pk) != 0) return -1;
+  if (ge25519_is_canonical(sig) == 0) return -1;    /* S B - h A never encodes to it */
+  if (nat_ge2_decode2(pt, pk, sig) != 0) return -1; /* A (libsodium refuses), or R not a point */
+  _crypto_sign_ed25519_ref10_hinit(&hs, prehashed);
+  crypto_hash_sha512_update(&hs, sig, 32);
+  crypto_hash_sha512_update(&hs, pk, 32);
+  crypto_hash_sha512_update(&hs, m, mlen);
+  crypto_hash_sha512_final(&hs, h);
+  sc25519_reduce(h);
+  if (nat_ed25519_halfsize(c, &c_neg, d, h) != 0) return 1;
+  sc25519_mul(e, d, sig + 32);
+  memcpy(lo, e, 16);
+  memcpy(hi, e + 16, 16);
+
+  nat_curve25519_simd128_calls++;
+  if (!nat_ed25519_odd_ready) nat_ed25519_odd();
+  if (!nat_ed25519_base128_ready) nat_ed25519_base128();
+  nat_wnaf_vartime(we0, lo, 10, 128);
+  nat_wnaf_vartime(we1, hi, 10, 128);
+  nat_wnaf_vartime(wc, c, 5, 136);
+  nat_wnaf_vartime(wd, d, 5, 136);
+  nat_ge2_odd_table(Ai, &pt[0], 8);
+  nat_ge2_odd_table(Ri, &pt[1], 8);
+  /* e0 B + e1 2^128 B - c A - d R */
+  const int sc = c_neg ? 1 : -1;
+  int i = 255;
+  while (i >= 0 && (we0[i] | we1[i] | wc[i] | wd[i]) == 0) i--;
+  nat_ge2_identity(&r);
+  for (; i >= 0; i--) {
+    const int digits[4] = { we0[i], we1[i], sc * wc[i], -wd[i] };
+    const nat_ge2_cached *tables[4] = { nat_ed25519_base_odd, nat_ed25519_base128_odd, Ai, Ri };
+    int left = (digits[0] != 0) + (digits[1] != 0) + (digits[2] != 0) + (digits[3] != 0);
+    nat_ge2_dbl(&r, &r, left != 0);
+    for (int k = 0; k < 4; k++) {
+      if (digits[k] == 0) continue;
+      left--;
+      nat_ge2_add_signed(&r, tables[k], digits[k], left != 0);
+    }
+  }
+  return nat_ge2_is_identity(&r) ? 0 : -1;
 }
 
 /* ---- libsodium's entry points */
@@ -432,6 +750,34 @@ int __wrap_crypto_scalarmult_curve25519_base(unsigned char *q, const unsigned ch
 void __wrap_ge25519_double_scalarmult_vartime(nat_ge_p2_sodium *r, const unsigned char *a, const nat_ge_p3_sodium *A,
                                               const unsigned char *b);
 void __wrap_ge25519_tobytes(unsigned char *s, const nat_ge_p2_sodium *h);
+int __real__crypto_sign_ed25519_verify_detached(const unsigned char *sig, const unsigned char *m, unsigned long long mlen,
+                                                const unsigned char *pk, int prehashed);
+int __wrap__crypto_sign_ed25519_verify_detached(const unsigned char *sig, const unsigned char *m, unsigned long long mlen,
+                                                const unsigned char *pk, int prehashed);
+int __real_crypto_sign_ed25519_verify_detached(const unsigned char *sig, const unsigned char *m, unsigned long long mlen,
+                                               const unsigned char *pk);
+int __wrap_crypto_sign_ed25519_verify_detached(const unsigned char *sig, const unsigned char *m, unsigned long long mlen,
+                                               const unsigned char *pk);
+
+/* Verify (libsodium's open.c: its crypto_sign_ed25519_verify_detached, and the ed25519ph
+ * _crypto_sign_ed25519_verify_detached); both, since a call inside open.c is not wrapped. */
+int __wrap__crypto_sign_ed25519_verify_detached(const unsigned char *sig, const unsigned char *m, unsigned long long mlen,
+                                                const unsigned char *pk, int prehashed) {
+  if (nat_ed25519_use_simd128) {
+    const int r = nat_ed25519_verify_simd128(sig, m, mlen, pk, prehashed);
+    if (r <= 0) return r;
+  }
+  return __real__crypto_sign_ed25519_verify_detached(sig, m, mlen, pk, prehashed);
+}
+
+int __wrap_crypto_sign_ed25519_verify_detached(const unsigned char *sig, const unsigned char *m, unsigned long long mlen,
+                                               const unsigned char *pk) {
+  if (nat_ed25519_use_simd128) {
+    const int r = nat_ed25519_verify_simd128(sig, m, mlen, pk, 0);
+    if (r <= 0) return r;
+  }
+  return __real_crypto_sign_ed25519_verify_detached(sig, m, mlen, pk);
+}
 
 void __wrap_ge25519_scalarmult_base(nat_ge_p3_sodium *h, const unsigned char *a) {
   nat_ge2_p3 p;

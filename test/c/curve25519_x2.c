@@ -42,10 +42,12 @@
  * cc-sources: src/crypto/sha2.c
  * cc-flags: -DNAT_FE25519_X2_PORTABLE -Wl,--wrap=ge25519_scalarmult_base -Wl,--wrap=ge25519_p3_tobytes
  * cc-flags: -Wl,--wrap=crypto_scalarmult_curve25519_base -Wl,--wrap=ge25519_double_scalarmult_vartime
- * cc-flags: -Wl,--wrap=ge25519_tobytes
+ * cc-flags: -Wl,--wrap=ge25519_tobytes -Wl,--wrap=crypto_sign_ed25519_verify_detached
+ * cc-flags: -Wl,--wrap=_crypto_sign_ed25519_verify_detached
  * wasm-flags: -Wl,--wrap=ge25519_scalarmult_base -Wl,--wrap=ge25519_p3_tobytes
  * wasm-flags: -Wl,--wrap=crypto_scalarmult_curve25519_base -Wl,--wrap=ge25519_double_scalarmult_vartime
- * wasm-flags: -Wl,--wrap=ge25519_tobytes
+ * wasm-flags: -Wl,--wrap=ge25519_tobytes -Wl,--wrap=crypto_sign_ed25519_verify_detached
+ * wasm-flags: -Wl,--wrap=_crypto_sign_ed25519_verify_detached
  * wasm32: always */
 #include <sodium.h>
 #include <stdint.h>
@@ -590,9 +592,16 @@ static void test_dsm(unsigned long trials) {
   printf("  ed25519 double-base products: %lu\n", done);
 }
 
+/* how the verifications with ours on ran: the half-size product alone (one counted call) or,
+ * where the lattice gave no short pair, libsodium's verify on our double-base product (two) */
+static unsigned long verify_halfsize, verify_fallback;
+
 static int verify_both(const unsigned char *sig, const unsigned char *m, size_t mlen, const unsigned char *pk) {
   nat_ed25519_use_simd128 = 1;
+  const unsigned long calls = nat_curve25519_simd128_calls;
   const int ours = crypto_sign_verify_detached(sig, m, mlen, pk);
+  verify_halfsize += nat_curve25519_simd128_calls - calls == 1;
+  verify_fallback += nat_curve25519_simd128_calls - calls == 2;
   nat_ed25519_use_simd128 = 0;
   const int theirs = crypto_sign_verify_detached(sig, m, mlen, pk);
   nat_ed25519_use_simd128 = 1;
@@ -645,6 +654,48 @@ static long wycheproof(const char *file) {
   }
   free(text);
   return cases;
+}
+
+/* A = a B + T and R = r B + k T, T of order 8: libsodium accepts (R, r + h a) exactly when
+ * k = -h mod 8 (then S B - h A = r B - h T = R); the half-size verify must too, which is why its
+ * lattice is modulo 8 L. The same with R + 4 T (R's order-2 part changed) is refused by both. */
+static void mixed_order(unsigned long t) {
+  static const unsigned char identity[32] = { 1 };
+  unsigned char T[32], a[32], r[32], aB[32], A[32], rB[32], kT[32], R[32], wide[64], h[32], ha[32], sig[64], msg[24];
+  unhex(T, small_order[3 + (t & 1)]);
+  crypto_core_ed25519_scalar_random(a);
+  crypto_core_ed25519_scalar_random(r);
+  randombytes_buf(msg, sizeof msg);
+  CHECK(crypto_scalarmult_ed25519_base_noclamp(aB, a) == 0 && crypto_core_ed25519_add(A, aB, T) == 0, "A");
+  CHECK(crypto_scalarmult_ed25519_base_noclamp(rB, r) == 0, "r B");
+  memcpy(kT, identity, 32);
+  for (int k = 0; k < 200; k++) { /* k mod 8 counts; a new r every eight: 1 R in 8 fits */
+    crypto_hash_sha512_state hs;
+    if (k > 0 && (k & 7) == 0) {
+      crypto_core_ed25519_scalar_random(r);
+      CHECK(crypto_scalarmult_ed25519_base_noclamp(rB, r) == 0, "r B");
+    }
+    CHECK(crypto_core_ed25519_add(R, rB, kT) == 0, "R");
+    crypto_hash_sha512_init(&hs);
+    crypto_hash_sha512_update(&hs, R, 32);
+    crypto_hash_sha512_update(&hs, A, 32);
+    crypto_hash_sha512_update(&hs, msg, sizeof msg);
+    crypto_hash_sha512_final(&hs, wide);
+    crypto_core_ed25519_scalar_reduce(h, wide);
+    if (((h[0] + (k & 7)) & 7) == 0) {
+      memcpy(sig, R, 32);
+      crypto_core_ed25519_scalar_mul(ha, h, a);
+      crypto_core_ed25519_scalar_add(sig + 32, r, ha);
+      CHECK(verify_both(sig, msg, sizeof msg, A) == 0, "a mixed-order signature refused (k = %d)", k & 7);
+      unsigned char T4[32];
+      CHECK(crypto_core_ed25519_add(T4, T, T) == 0 && crypto_core_ed25519_add(T4, T4, T4) == 0, "4 T");
+      CHECK(crypto_core_ed25519_add(sig, R, T4) == 0, "R + 4 T");
+      CHECK(verify_both(sig, msg, sizeof msg, A) != 0, "R + 4 T verifies");
+      return;
+    }
+    CHECK(crypto_core_ed25519_add(kT, kT, T) == 0, "k T");
+  }
+  CHECK(0, "no R in 200 had k = -h mod 8");
 }
 
 static void test_sign(unsigned long trials) {
@@ -719,7 +770,31 @@ static void test_sign(unsigned long trials) {
     if (t & 1) tp[63] &= 0x0f;
     verify_both(tp, msg, mlen, pk);
   }
-  printf("  ed25519 API: RFC 8032, %ld Wycheproof cases, %lu random key pairs and signatures\n", wp, trials);
+  for (unsigned long t = 0; t < trials; t++) mixed_order(t);
+  { /* Ed25519ph: _crypto_sign_ed25519_verify_detached from sign_ed25519.c */
+    unsigned char pk[32], sk[64], sig[64], msg[40];
+    crypto_sign_ed25519ph_state st;
+    int answers[2][2];
+    crypto_sign_keypair(pk, sk);
+    randombytes_buf(msg, sizeof msg);
+    crypto_sign_ed25519ph_init(&st);
+    crypto_sign_ed25519ph_update(&st, msg, sizeof msg);
+    crypto_sign_ed25519ph_final_create(&st, sig, NULL, sk);
+    for (int on = 0; on < 2; on++) {
+      nat_ed25519_use_simd128 = on;
+      for (int bad = 0; bad < 2; bad++) {
+        crypto_sign_ed25519ph_init(&st);
+        crypto_sign_ed25519ph_update(&st, msg, sizeof msg - (size_t) bad);
+        answers[on][bad] = crypto_sign_ed25519ph_final_verify(&st, sig, pk);
+      }
+    }
+    nat_ed25519_use_simd128 = 1;
+    CHECK(answers[1][0] == 0 && answers[0][0] == 0 && answers[1][1] != 0 && answers[0][1] != 0, "Ed25519ph");
+  }
+  CHECK(verify_halfsize > 4 * trials && verify_fallback * 20 < verify_halfsize,
+        "verify: %lu half-size, %lu on libsodium's path", verify_halfsize, verify_fallback);
+  printf("  ed25519 API: RFC 8032, %ld Wycheproof cases, %lu random key pairs and signatures, %lu mixed-order A and R;"
+         " verify: %lu half-size, %lu fell back\n", wp, trials, trials, verify_halfsize, verify_fallback);
 }
 
 int main(void) {
