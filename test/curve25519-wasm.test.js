@@ -44,17 +44,19 @@ describe('curve25519 on wasm', function () {
     assert.throws(() => raw.natrium_wasm_curve25519('ref10'), RangeError)
   })
 
+  // fn's answer with our curve code and with libsodium's, in the same module: equal
+  const both = (fn) => {
+    wasm.raw.natrium_wasm_curve25519('simd128')
+    const ours = fn()
+    wasm.raw.natrium_wasm_curve25519('libsodium')
+    const theirs = fn()
+    wasm.raw.natrium_wasm_curve25519('simd128')
+    assert.deepStrictEqual(ours, theirs)
+    return ours
+  }
+
   it('gives libsodium\'s ref10 bytes in the same module: X25519, key pairs, signatures, verify (valid and tampered)', () => {
-    const { sodium, raw } = wasm
-    const both = (fn) => {
-      raw.natrium_wasm_curve25519('simd128')
-      const ours = fn()
-      raw.natrium_wasm_curve25519('libsodium')
-      const theirs = fn()
-      raw.natrium_wasm_curve25519('simd128')
-      assert.deepStrictEqual(ours, theirs)
-      return ours
-    }
+    const { sodium } = wasm
     let refused = 0
     for (let i = 0; i < 200; i++) {
       const n = random(32); const u = random(32)
@@ -85,7 +87,7 @@ describe('curve25519 on wasm', function () {
   // (S = r + h a), which the half-size verify only gets right with its lattice modulo 8 L (c A =
   // d h A for A of any order); R + 4 T is refused by both. Through verify_detached and open.
   it('agrees with libsodium on signatures with mixed-order A and R (accepted and refused)', () => {
-    const { sodium, raw } = wasm
+    const { sodium } = wasm
     const T = Buffer.from('c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a', 'hex')
     const add = (p, q) => { const o = Buffer.alloc(32); sodium.crypto_core_ed25519_add(o, p, q); return o }
     const mulBase = (s) => { const o = Buffer.alloc(32); sodium.crypto_scalarmult_ed25519_base_noclamp(o, s); return o }
@@ -93,14 +95,7 @@ describe('curve25519 on wasm', function () {
     const T4 = add(add(T, T), add(T, T))
     const answers = (sig, m, A) => {
       const sm = Buffer.concat([sig, m]); const out = Buffer.alloc(m.length)
-      const one = () => [sodium.crypto_sign_verify_detached(sig, m, A), sodium.crypto_sign_open(out, sm, A)]
-      raw.natrium_wasm_curve25519('simd128')
-      const ours = one()
-      raw.natrium_wasm_curve25519('libsodium')
-      const theirs = one()
-      raw.natrium_wasm_curve25519('simd128')
-      assert.deepStrictEqual(ours, theirs)
-      return ours
+      return both(() => [sodium.crypto_sign_verify_detached(sig, m, A), sodium.crypto_sign_open(out, sm, A)])
     }
     for (let i = 0; i < 16; i++) {
       const a = scalar(); const A = add(mulBase(a), T); const m = random(i * 5)
