@@ -6,8 +6,9 @@
  * scalar code runs the same four quarter-rounds side by side on the integer units, where a
  * rotation is one instruction. Which wins depends on the core: on Zen 5 (2-cycle vector
  * latency) the scalar code beats SSE2, and AVX-512VL's vprold takes a third of each step off
- * the vector chain. So on x86-64 the fastest of the candidates the CPU has is timed here
- * (about 0.2 ms at load: see fastest()), on any CPU, without a table of models.
+ * the vector chain (but still loses to the scalar code there). So on x86-64 the portable code and
+ * the best vector code the CPU has are timed here (about 0.2 ms at load: see fastest()), on any
+ * CPU, without a table of models.
  *
  * wasm32 (no clock to time anything with): the portable code. On Zen 5 in V8 (Node 20), scrypt
  * N = 2^12..2^16, r = 8 through the SIMD128 ROMix ran at 0.55-0.60x the portable one (V8's
@@ -62,33 +63,39 @@ static size_t cpu_candidates(candidate *list) {
   return n;
 }
 
-/* Which candidate is fastest here: TSC cycles for ROMix with N = 16, r = 1 (64 Salsa20/8 cores),
- * the least of 20 alternated rounds after 4 that warm up (code pages, caches, the clock and the
- * vector units of a core that has just woken). The portable code must win by a tenth: where it
- * and a vector path are that close either will do, and a busy machine skews a single
- * measurement more than that only rarely. */
+/* Which candidate is faster here, the portable code (list[0]) or the last vector path the CPU
+ * has (list[n - 1]: AVX-512VL is SSE2's code with each rotation one vprold instead of two shifts
+ * and an or, so where it exists SSE2 cannot win and is not timed): TSC cycles for ROMix with
+ * N = 4, r = 8 (128 Salsa20/8 cores, the block size everybody uses: libsodium's scrypt is r = 8
+ * only), the least of 12 alternated rounds after 4 that warm up (code pages, caches, the clock and
+ * the vector units of a core that has just woken); about 0.2 ms. The portable code must win by a
+ * tenth: where it and a vector path are that close either will do, and a busy machine skews a
+ * single measurement more than that only rarely.
+ *
+ * Not r = 1: per BlockMix the portable code has more to do around its 2r cores than the vector
+ * code, so r = 1 understates it. On Zen 5 (family 26 model 2), TSC cycles per core: r = 1 portable
+ * 136, AVX-512VL 148 (within the tenth, so AVX-512VL was picked), r = 8 portable 97-111, AVX-512VL
+ * 143; through the API, N = 2^12..2^14, portable 1.28-1.31x crypto.scryptSync, AVX-512VL
+ * 0.87-0.92x. */
 static size_t fastest(const candidate *list, size_t n) {
-  static uint32_t V[16 * 32] __attribute__((aligned(64)));
-  static uint32_t XY[64 + 16] __attribute__((aligned(64)));
-  static uint8_t B[128];
-  uint64_t best[3] = {UINT64_MAX, UINT64_MAX, UINT64_MAX};
-  size_t pick = 0;
+  static uint32_t V[4 * 32 * 8] __attribute__((aligned(64)));
+  static uint32_t XY[64 * 8 + 16] __attribute__((aligned(64)));
+  static uint8_t B[128 * 8];
+  const size_t timed[2] = {0, n - 1};
+  uint64_t best[2] = {UINT64_MAX, UINT64_MAX};
 
+  if (n == 1) return 0;
   for (size_t i = 0; i < sizeof B; i++) B[i] = (uint8_t) (i * 131 + 7);
-  for (int round = 0; round < 24; round++) {
-    for (size_t k = 0; k < n; k++) {
+  for (int round = 0; round < 16; round++) {
+    for (size_t k = 0; k < 2; k++) {
       const uint64_t start = __rdtsc();
-      list[k].fn(B, 1, 16, V, XY);
+      list[timed[k]].fn(B, 8, 4, V, XY);
       const uint64_t took = __rdtsc() - start;
       if (round >= 4 && took < best[k]) best[k] = took;
     }
   }
-  for (size_t k = 1; k < n; k++) {
-    const uint64_t bar = pick == 0 ? best[0] + best[0] / 10 : best[pick];
-    if (best[k] < bar) pick = k;
-  }
   memset(V, 0, sizeof V), memset(XY, 0, sizeof XY);
-  return pick;
+  return best[1] < best[0] + best[0] / 10 ? timed[1] : 0;
 }
 
 __attribute__((constructor)) static void nat_scrypt_dispatch(void) {
