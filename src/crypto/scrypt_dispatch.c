@@ -1,5 +1,6 @@
 /* scrypt's ROMix: the dispatcher (see scrypt_impl.h). It picks an implementation when the
- * library is loaded, before any thread can call in.
+ * library is loaded, before any thread can call in, and on x86-64 looks again at the first and
+ * the 16th call (see retime()).
  *
  * A Salsa20/8 in SIMD is one chain of dependent vector instructions (four lanes: the four
  * columns or rows of a half-round side by side), so its speed is the vector latency, while the
@@ -7,7 +8,7 @@
  * rotation is one instruction. Which wins depends on the core: on Zen 5 (2-cycle vector
  * latency) the scalar code beats SSE2, and AVX-512VL's vprold takes a third of each step off
  * the vector chain (but still loses to the scalar code there). So on x86-64 the portable code and
- * the best vector code the CPU has are timed here (about 0.2 ms at load: see fastest()), on any
+ * the best vector code the CPU has are timed here (about 0.2 ms at load: see retime()), on any
  * CPU, without a table of models.
  *
  * wasm32 (no clock to time anything with): the portable code. On Zen 5 in V8 (Node 20), scrypt
@@ -32,12 +33,24 @@
 static nat_scrypt_romix_fn romix_impl = nat_scrypt_romix_portable;
 static const char *impl_name = "portable";
 
+#ifdef NAT_SCRYPT_X86
+static void retime(void);
+static unsigned calls; /* ROMix calls so far, up to RETIME_LAST */
+#define RETIME_LAST 16U
+#endif
+
 void nat_scrypt_romix(uint8_t *B, size_t r, uint32_t N, uint32_t *V, uint32_t *XY) {
-  romix_impl(B, r, N, V, XY);
+#ifdef NAT_SCRYPT_X86
+  if (__atomic_load_n(&calls, __ATOMIC_RELAXED) < RETIME_LAST) {
+    const unsigned call = __atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED);
+    if (call == 1 || call == RETIME_LAST) retime();
+  }
+#endif
+  __atomic_load_n(&romix_impl, __ATOMIC_RELAXED)(B, r, N, V, XY);
 }
 
 const char *nat_scrypt_impl(void) {
-  return impl_name;
+  return __atomic_load_n(&impl_name, __ATOMIC_RELAXED);
 }
 
 #ifdef NAT_SCRYPT_X86
@@ -63,39 +76,51 @@ static size_t cpu_candidates(candidate *list) {
   return n;
 }
 
-/* Which candidate is faster here, the portable code (list[0]) or the last vector path the CPU
- * has (list[n - 1]: AVX-512VL is SSE2's code with each rotation one vprold instead of two shifts
- * and an or, so where it exists SSE2 cannot win and is not timed): TSC cycles for ROMix with
- * N = 4, r = 8 (128 Salsa20/8 cores, the block size everybody uses: libsodium's scrypt is r = 8
- * only), the least of 12 alternated rounds after 4 that warm up (code pages, caches, the clock and
- * the vector units of a core that has just woken); about 0.2 ms. The portable code must win by a
- * tenth: where it and a vector path are that close either will do, and a busy machine skews a
- * single measurement more than that only rarely.
+/* The two candidates timed: the portable code and the last vector path the CPU has (AVX-512VL is
+ * SSE2's code with each rotation one vprold instead of two shifts and an or, so where it exists
+ * SSE2 cannot win and is not timed). Set at load unless a path is forced; timing[0] then. */
+static candidate timed[2];
+static uint64_t least[2] = {UINT64_MAX, UINT64_MAX};
+static int timing = 1; /* 0 while nobody times (taken by an atomic exchange) */
+
+/* Times the two candidates and switches to the faster, by the least TSC cycles each ever took:
+ * ROMix with N = 4, r = 8 (128 Salsa20/8 cores, the block size everybody uses: libsodium's scrypt
+ * is r = 8 only), 12 alternated rounds after 4 that warm up (code pages, caches, the clock and the
+ * vector units of a core that has just woken); about 0.2 ms. The portable code must win by a
+ * tenth: where it and a vector path are that close either will do.
  *
- * Not r = 1: per BlockMix the portable code has more to do around its 2r cores than the vector
- * code, so r = 1 understates it. On Zen 5 (family 26 model 2), TSC cycles per core: r = 1 portable
- * 136, AVX-512VL 148 (within the tenth, so AVX-512VL was picked), r = 8 portable 97-111, AVX-512VL
- * 143; through the API, N = 2^12..2^14, portable 1.28-1.31x crypto.scryptSync, AVX-512VL
- * 0.87-0.92x. */
-static size_t fastest(const candidate *list, size_t n) {
+ * Why three times (at load, then at the first and the 16th ROMix call, by whichever thread makes
+ * it, while the others run the choice of the moment): the two trade places by core by up to 2x
+ * (Zen 5, family 26 model 2: portable 94 TSC cycles per core, AVX-512VL 141; an Intel Xeon family
+ * 6 model 207: AVX-512VL takes 0.47-0.66x the portable code's time), and one timing can see the
+ * scalar code slowed for all its 0.2 ms by a busy sibling thread of the core: at load, timed once,
+ * Zen 5 picked AVX-512VL in 1 of 30 processes on an idle machine and 3 of 30 with both cores busy.
+ * The least time over three timings apart in time reads the core, not the moment.
+ *
+ * Not r = 1, as before: per BlockMix the portable code has more to do around its 2r cores than the
+ * vector code, so r = 1 understates it: on Zen 5, r = 1 portable 136, AVX-512VL 148 TSC cycles per
+ * core (within the tenth, so AVX-512VL was picked), r = 8 97-111 against 143; through the API, N =
+ * 2^12..2^14, portable 1.28-1.31x crypto.scryptSync, AVX-512VL 0.87-0.92x. */
+static void retime(void) {
   static uint32_t V[4 * 32 * 8] __attribute__((aligned(64)));
   static uint32_t XY[64 * 8 + 16] __attribute__((aligned(64)));
   static uint8_t B[128 * 8];
-  const size_t timed[2] = {0, n - 1};
-  uint64_t best[2] = {UINT64_MAX, UINT64_MAX};
 
-  if (n == 1) return 0;
+  if (timed[1].fn == NULL || !__atomic_exchange_n(&timing, 0, __ATOMIC_ACQUIRE)) return;
   for (size_t i = 0; i < sizeof B; i++) B[i] = (uint8_t) (i * 131 + 7);
   for (int round = 0; round < 16; round++) {
     for (size_t k = 0; k < 2; k++) {
       const uint64_t start = __rdtsc();
-      list[timed[k]].fn(B, 8, 4, V, XY);
+      timed[k].fn(B, 8, 4, V, XY);
       const uint64_t took = __rdtsc() - start;
-      if (round >= 4 && took < best[k]) best[k] = took;
+      if (round >= 4 && took < least[k]) least[k] = took;
     }
   }
   memset(V, 0, sizeof V), memset(XY, 0, sizeof XY);
-  return best[1] < best[0] + best[0] / 10 ? timed[1] : 0;
+  const candidate *pick = &timed[least[1] < least[0] + least[0] / 10];
+  __atomic_store_n(&romix_impl, pick->fn, __ATOMIC_RELAXED);
+  __atomic_store_n(&impl_name, pick->name, __ATOMIC_RELAXED);
+  __atomic_store_n(&timing, 1, __ATOMIC_RELEASE);
 }
 
 __attribute__((constructor)) static void nat_scrypt_dispatch(void) {
@@ -103,17 +128,15 @@ __attribute__((constructor)) static void nat_scrypt_dispatch(void) {
   const size_t n = cpu_candidates(list);
   const char *off = getenv("NATRIUM_DISABLE_SIMD");
   const char *force = getenv("NATRIUM_SCRYPT_IMPL");
-  size_t pick = 0;
 
   if (off != NULL && off[0] != '\0' && strcmp(off, "0") != 0) return;
   if (force != NULL && force[0] != '\0') {
     for (size_t k = 0; k < n; k++) {
-      if (strcmp(force, list[k].name) == 0) pick = k;
+      if (strcmp(force, list[k].name) == 0) romix_impl = list[k].fn, impl_name = list[k].name;
     }
-  } else {
-    pick = fastest(list, n);
+    return;
   }
-  romix_impl = list[pick].fn;
-  impl_name = list[pick].name;
+  timed[0] = list[0], timed[1] = list[n - 1];
+  retime();
 }
 #endif
