@@ -33,10 +33,15 @@
 static nat_scrypt_romix_fn romix_impl = nat_scrypt_romix_portable;
 static const char *impl_name = "portable";
 
+/* On x86-64 the choice may change while other threads call (retime()): read and written as
+ * relaxed atomics there (every candidate gives the same bytes); set once at load elsewhere. */
 #ifdef NAT_SCRYPT_X86
 static void retime(void);
 static unsigned calls; /* ROMix calls so far, up to RETIME_LAST */
 #define RETIME_LAST 16U
+#define NAT_SCRYPT_LOAD(p) __atomic_load_n(&(p), __ATOMIC_RELAXED)
+#else
+#define NAT_SCRYPT_LOAD(p) (p)
 #endif
 
 void nat_scrypt_romix(uint8_t *B, size_t r, uint32_t N, uint32_t *V, uint32_t *XY) {
@@ -46,11 +51,11 @@ void nat_scrypt_romix(uint8_t *B, size_t r, uint32_t N, uint32_t *V, uint32_t *X
     if (call == 1 || call == RETIME_LAST) retime();
   }
 #endif
-  __atomic_load_n(&romix_impl, __ATOMIC_RELAXED)(B, r, N, V, XY);
+  NAT_SCRYPT_LOAD(romix_impl)(B, r, N, V, XY);
 }
 
 const char *nat_scrypt_impl(void) {
-  return __atomic_load_n(&impl_name, __ATOMIC_RELAXED);
+  return NAT_SCRYPT_LOAD(impl_name);
 }
 
 #ifdef NAT_SCRYPT_X86

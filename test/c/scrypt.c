@@ -266,6 +266,13 @@ int main(void) {
   test_cache();
   test_threads();
   test_big_threads();
+  /* the dispatcher times again at the first and the 16th call (some of them from the threads
+   * above): a forced implementation stays, and an unforced choice is still one of the three */
+  const char *now = nat_scrypt_impl();
+  printf("ROMix after the tests: %s\n", now);
+  if (forced != NULL && forced[0] != '\0') CHECK(strcmp(forced, now) == 0, "%s replaced by %s", forced, now);
+  CHECK(strcmp(now, "portable") == 0 || strcmp(now, "sse2") == 0 || strcmp(now, "avx512vl") == 0 ||
+            strcmp(now, "simd128") == 0, "unknown ROMix %s", now);
   printf("ok: %lu checks\n", checks);
   return 0;
 }
