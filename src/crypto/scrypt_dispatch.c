@@ -83,7 +83,8 @@ static size_t cpu_candidates(candidate *list) {
 
 /* The two candidates timed: the portable code and the last vector path the CPU has (AVX-512VL is
  * SSE2's code with each rotation one vprold instead of two shifts and an or, so where it exists
- * SSE2 cannot win and is not timed). Set at load unless a path is forced; timing[0] then. */
+ * SSE2 cannot win and is not timed). Set at load; left empty, so that retime() does nothing, where
+ * a path is forced or NATRIUM_DISABLE_SIMD is set. */
 static candidate timed[2];
 static uint64_t least[2] = {UINT64_MAX, UINT64_MAX};
 static int timing = 1; /* 0 while nobody times (taken by an atomic exchange) */
