@@ -14,8 +14,8 @@ if (process.env.NATRIUM_AES !== 'soft') {
   process.exit(r.status)
 }
 const crypto = require('crypto')
-const os = require('os')
 const { load } = require('../lib/loader')
+const { cpuName } = require('./cpu-rate')
 
 const args = process.argv.slice(2)
 const flag = (name, dflt) => { const i = args.indexOf(name); return i < 0 ? dflt : args.splice(i, 2)[1] }
@@ -29,8 +29,7 @@ async function main () {
   const k = new Uint8Array(32).fill(7)
   const n = new Uint8Array(12).fill(9)
   const key = crypto.createSecretKey(k)
-  const model = os.cpus()[0].model
-  console.log(`CPU: ${model}; Node ${process.version}; NATRIUM_AES=soft`)
+  console.log(`CPU: ${cpuName()}; Node ${process.version}; NATRIUM_AES=soft`)
   for (const size of sizes) {
     const m = new Uint8Array(size).fill(1)
     const c = new Uint8Array(size + 16)

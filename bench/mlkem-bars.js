@@ -14,6 +14,7 @@ const os = require('os')
 const path = require('path')
 const { load } = require(path.join(__dirname, '..', 'lib', 'loader'))
 const wrappers = require(path.join(__dirname, '..', 'lib', 'surfaces', 'wrappers'))
+const nativeBackend = require(path.join(__dirname, '..', 'lib', 'backends', 'native'))
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'))
 const rounds = Number(args[0]) || 9
@@ -30,15 +31,15 @@ function nativeLibsodium () {
   process.env.NATRIUM_MLKEM = 'libsodium'
   const binding = require(file)
   delete process.env.NATRIUM_MLKEM
-  return wrappers({ name: 'native', binding })
+  return wrappers(nativeBackend(binding, file))
 }
 
-// lib/ copied beside another natrium.wasm: its backends/wasm.js reads ../natrium.wasm.
+// lib/ copied beside another natrium.wasm: its loader reads the natrium.wasm next to it.
 function wasmFrom (file) {
   const lib = path.join(tmp, 'lib')
   fs.cpSync(path.join(__dirname, '..', 'lib'), lib, { recursive: true })
   fs.copyFileSync(file, path.join(lib, 'natrium.wasm'))
-  return wrappers({ name: 'wasm', binding: require(path.join(lib, 'backends', 'wasm')) })
+  return wrappers(require(path.join(lib, 'loader')).load('wasm'))
 }
 
 const { ml_kem768: noble } = require('@noble/post-quantum/ml-kem.js')

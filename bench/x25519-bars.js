@@ -14,6 +14,8 @@ const os = require('os')
 const path = require('path')
 const { load } = require(path.join(__dirname, '..', 'lib', 'loader'))
 const wrappers = require(path.join(__dirname, '..', 'lib', 'surfaces', 'wrappers'))
+const nativeBackend = require(path.join(__dirname, '..', 'lib', 'backends', 'native'))
+const { cpuName } = require('./cpu-rate')
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'))
 const rounds = Number(args[0]) || 9
@@ -35,7 +37,7 @@ function nativeWith (impl) {
   process.env.NATRIUM_X25519 = impl
   const binding = require(file)
   delete process.env.NATRIUM_X25519
-  return wrappers({ name: 'native', binding })
+  return wrappers(nativeBackend(binding, file))
 }
 
 const sodiumWrappers = require('libsodium-wrappers')
@@ -89,7 +91,7 @@ async function main () {
     for (const [a, b] of pairs) (ratio[`${a}/${b}`] = ratio[`${a}/${b}`] || []).push(round[a] / round[b])
   }
   console.log(`X25519 shared secret, ops/s (median of ${rounds} alternated rounds of ${ms} ms CPU time); ` +
-    `${os.cpus()[0].model}, Node ${process.version}; cycles/op at ${ghz.toFixed(2)} GHz`)
+    `${cpuName()}, Node ${process.version}; cycles/op at ${ghz.toFixed(2)} GHz`)
   console.log('| contender | ops/s | ≈ cycles/op |')
   console.log('|---|---:|---:|')
   for (const k of names) {
