@@ -8,30 +8,16 @@
 // anything is timed. Reports the median ops/s and the median per-round ratios.
 //   node bench/ed25519-bars.js [rounds] [ms]
 const crypto = require('crypto')
-const fs = require('fs')
-const os = require('os')
 const path = require('path')
 const { load } = require(path.join(__dirname, '..', 'lib', 'loader'))
+const { addonCopy } = require('./addon-copy')
 const SodiumNative = require('sodium-native')
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'))
 const rounds = Number(args[0]) || 9
 const ms = Number(args[1]) || 150
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'natrium-ed25519-bench-'))
-process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }))
-
-// The addon again, from another path (so dlopen maps a second copy with its own dispatch).
-function nativeWith (env) {
-  const file = path.join(tmp, 'natrium-libsodium.node')
-  fs.copyFileSync(load('native').file, file)
-  Object.assign(process.env, env)
-  const binding = require(file)
-  for (const k of Object.keys(env)) delete process.env[k]
-  return binding
-}
-
-const libs = { natrium: load('native').binding, 'natrium NATRIUM_ED25519=libsodium': nativeWith({ NATRIUM_ED25519: 'libsodium' }), 'sodium-native': SodiumNative }
+const libs = { natrium: load('native').binding, 'natrium NATRIUM_ED25519=libsodium': addonCopy({ NATRIUM_ED25519: 'libsodium' }).binding, 'sodium-native': SodiumNative }
 
 const m = crypto.randomBytes(10)
 const seed = crypto.randomBytes(32)

@@ -10,33 +10,19 @@
 //   node bench/mlkem-bars.js [rounds] [ms] [--baseline-wasm=<natrium.wasm built from main>]
 const crypto = require('crypto')
 const fs = require('fs')
-const os = require('os')
 const path = require('path')
 const { load } = require(path.join(__dirname, '..', 'lib', 'loader'))
 const wrappers = require(path.join(__dirname, '..', 'lib', 'surfaces', 'wrappers'))
-const nativeBackend = require(path.join(__dirname, '..', 'lib', 'backends', 'native'))
+const { addonCopy, tmpDir } = require('./addon-copy')
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'))
 const rounds = Number(args[0]) || 9
 const ms = Number(args[1]) || 150
 const baselineWasm = (process.argv.find((a) => a.startsWith('--baseline-wasm=')) || '').split('=')[1]
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'natrium-mlkem-bench-'))
-process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }))
-
-// The addon again, from another path (so dlopen maps a second copy), with libsodium's code chosen.
-function nativeLibsodium () {
-  const file = path.join(tmp, 'natrium-libsodium.node')
-  fs.copyFileSync(load('native').file, file)
-  process.env.NATRIUM_MLKEM = 'libsodium'
-  const binding = require(file)
-  delete process.env.NATRIUM_MLKEM
-  return wrappers(nativeBackend(binding, file))
-}
-
 // lib/ copied beside another natrium.wasm: its loader reads the natrium.wasm next to it.
 function wasmFrom (file) {
-  const lib = path.join(tmp, 'lib')
+  const lib = path.join(tmpDir(), 'lib')
   fs.cpSync(path.join(__dirname, '..', 'lib'), lib, { recursive: true })
   fs.copyFileSync(file, path.join(lib, 'natrium.wasm'))
   return wrappers(require(path.join(lib, 'loader')).load('wasm'))
@@ -45,7 +31,7 @@ function wasmFrom (file) {
 const { ml_kem768: noble } = require('@noble/post-quantum/ml-kem.js')
 const contenders = {
   'natrium native': wrappers(load('native')),
-  'native, libsodium code': nativeLibsodium(),
+  'native, libsodium code': wrappers(addonCopy({ NATRIUM_MLKEM: 'libsodium' })),
   'natrium wasm': wrappers(load('wasm')),
   ...(baselineWasm ? { 'wasm before (main)': wasmFrom(baselineWasm) } : {})
 }

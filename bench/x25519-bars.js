@@ -14,7 +14,7 @@ const os = require('os')
 const path = require('path')
 const { load } = require(path.join(__dirname, '..', 'lib', 'loader'))
 const wrappers = require(path.join(__dirname, '..', 'lib', 'surfaces', 'wrappers'))
-const nativeBackend = require(path.join(__dirname, '..', 'lib', 'backends', 'native'))
+const { addonCopy } = require('./addon-copy')
 const { cpuName } = require('./cpu-rate')
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'))
@@ -27,29 +27,16 @@ const cpuinfoMHz = () => {
 }
 const ghz = Number(ghzArg) || (os.cpus()[0].speed || cpuinfoMHz()) / 1000
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'natrium-x25519-bench-'))
-process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }))
-
-// The addon again, from another path (so dlopen maps a second copy), with an implementation forced.
-function nativeWith (impl) {
-  const file = path.join(tmp, `natrium-${impl}.node`)
-  fs.copyFileSync(load('native').file, file)
-  process.env.NATRIUM_X25519 = impl
-  const binding = require(file)
-  delete process.env.NATRIUM_X25519
-  return wrappers(nativeBackend(binding, file))
-}
-
 const sodiumWrappers = require('libsodium-wrappers')
 
 async function main () {
   await sodiumWrappers.ready
   const contenders = {
     'natrium native': wrappers(load('native')),
-    'native libsodium': nativeWith('libsodium'),
-    'native portable': nativeWith('portable'),
-    'native mulx': nativeWith('mulx'),
-    'native ifma': nativeWith('ifma'),
+    'native libsodium': wrappers(addonCopy({ NATRIUM_X25519: 'libsodium' })),
+    'native portable': wrappers(addonCopy({ NATRIUM_X25519: 'portable' })),
+    'native mulx': wrappers(addonCopy({ NATRIUM_X25519: 'mulx' })),
+    'native ifma': wrappers(addonCopy({ NATRIUM_X25519: 'ifma' })),
     'natrium wasm': wrappers(load('wasm'))
   }
   const n = crypto.randomBytes(32)
